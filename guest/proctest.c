@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * proctest - guest side of the rig: reads the per-CPU procfs files and
+ * reports in KTAP on stdout (line buffered, the serial console).
+ *
+ *   proctest measure KERNEL   bytes, largest seq_file (kvmalloc) buffer,
+ *                             vmalloc calls and read time of each file
+ *   proctest dump KERNEL      the files' text, each line prefixed, for
+ *                             the host to compare stock with patched
+ *   proctest columns KERNEL   header and rows name the same number of CPUs
+ *   proctest broken KERNEL    a test that always fails: proves the host
+ *                             notices a failure and names it
+ *
+ * KERNEL is "stock" or "patched"; the bounds the series promises are only
+ * asserted for "patched" and reported as SKIP for "stock".
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TRACEFS "/sys/kernel/tracing/"
+#define READ_SIZE (128 * 1024)	/* what cat and most parsers use */
+#define PAGE_BYTES 4096
+
+static const char *const files[] = {
+	"/proc/interrupts", "/proc/softirqs", "/proc/stat",
+};
+#define NR_FILES (sizeof(files) / sizeof(files[0]))
+
+static int test_nr;
+static int nr_pass, nr_fail, nr_skip;
+static char readbuf[READ_SIZE];
+
+static void result(int ok, const char *skip, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%sok %d ", ok ? "" : "not ", ++test_nr);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	if (skip) {
+		printf(" # SKIP %s", skip);
+		nr_skip++;
+	} else if (ok) {
+		nr_pass++;
+	} else {
+		nr_fail++;
+	}
+	putchar('\n');
+}
+
+static int finish(void)
+{
+	printf("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:%d error:0\n",
+	       nr_pass, nr_fail, nr_skip);
+	return nr_fail ? 1 : 0;
+}
+
+static void die(const char *what)
+{
+	printf("Bail out! %s: %s\n", what, strerror(errno));
+	exit(2);
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Read a whole file with READ_SIZE reads into a malloc'ed buffer. */
+static char *slurp(const char *path, size_t *len)
+{
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap);
+	int fd = open(path, O_RDONLY);
+	ssize_t r;
+
+	if (fd < 0 || !buf)
+		die(path);
+	for (;;) {
+		if (cap - n < READ_SIZE) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+			if (!buf)
+				die("realloc");
+		}
+		r = read(fd, buf + n, READ_SIZE);
+		if (r < 0)
+			die(path);
+		if (!r)
+			break;
+		n += r;
+	}
+	close(fd);
+	buf[n] = 0;
+	*len = n;
+	return buf;
+}
+
+/* One full read, discarding the data: what the timing measures. */
+static size_t read_through(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	size_t n = 0;
+	ssize_t r;
+
+	if (fd < 0)
+		die(path);
+	while ((r = read(fd, readbuf, sizeof(readbuf))) > 0)
+		n += r;
+	if (r < 0)
+		die(path);
+	close(fd);
+	return n;
+}
+
+static void write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC);
+
+	if (fd < 0 || write(fd, s, strlen(s)) != (ssize_t)strlen(s))
+		die(path);
+	close(fd);
+}
+
+/*
+ * kprobe events on the two allocators seq_file can reach: every seq_file
+ * buffer comes from kvmalloc(), which falls back to vmalloc(). Both are
+ * filtered to this process.
+ */
+static void trace_setup(void)
+{
+	char filter[64];
+	int fd = open(TRACEFS "kprobe_events", O_WRONLY | O_APPEND);
+	static const char probes[] =
+		"p:rig/kvmalloc __kvmalloc_node_noprof size=%di:u64\n"
+		"p:rig/vmalloc __vmalloc_node_range_noprof size=%di:u64\n";
+
+	if (fd < 0 || write(fd, probes, strlen(probes)) < 0)
+		die(TRACEFS "kprobe_events");
+	close(fd);
+	snprintf(filter, sizeof(filter), "common_pid == %d", getpid());
+	write_file(TRACEFS "events/rig/filter", filter);
+	write_file(TRACEFS "tracing_on", "0");
+	write_file(TRACEFS "events/rig/enable", "1");
+}
+
+struct allocs {
+	long long largest;	/* bytes, largest kvmalloc() */
+	int kvmallocs;
+	int vmallocs;
+};
+
+/* Trace one full read of @path and sum up its allocations. */
+static struct allocs trace_read(const char *path)
+{
+	struct allocs a = { 0, 0, 0 };
+	int on = open(TRACEFS "tracing_on", O_WRONLY);
+	char *trace, *line, *save;
+	size_t len;
+
+	if (on < 0)
+		die(TRACEFS "tracing_on");
+	write_file(TRACEFS "trace", "");
+	if (write(on, "1", 1) != 1)
+		die("tracing_on");
+	read_through(path);
+	if (write(on, "0", 1) != 1)
+		die("tracing_on");
+	close(on);
+
+	trace = slurp(TRACEFS "trace", &len);
+	for (line = strtok_r(trace, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *size = strstr(line, "size=");
+		long long v;
+
+		if (line[0] == '#' || !size)
+			continue;
+		v = atoll(size + 5);
+		if (strstr(line, " kvmalloc:")) {
+			a.kvmallocs++;
+			if (v > a.largest)
+				a.largest = v;
+		} else if (strstr(line, " vmalloc:")) {
+			a.vmallocs++;
+		}
+	}
+	free(trace);
+	return a;
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+#define MAX_SAMPLES 201
+
+/*
+ * Median time of a full read: at least 11 reads, more until 0.5 s of
+ * guest time is spent (the clock is instruction-driven under -icount).
+ */
+static void time_reads(const char *path, long long *median, long long *lo,
+		       long long *hi, int *reads)
+{
+	static long long t[MAX_SAMPLES];
+	long long start = now_ns();
+	int n = 0;
+
+	read_through(path);	/* warm up */
+	while (n < MAX_SAMPLES && (n < 11 || now_ns() - start < 500000000LL)) {
+		long long t0 = now_ns();
+
+		read_through(path);
+		t[n++] = now_ns() - t0;
+	}
+	qsort(t, n, sizeof(t[0]), cmp_ll);
+	*median = t[n / 2];
+	*lo = t[0];
+	*hi = t[n - 1];
+	*reads = n;
+}
+
+static int online_cpus(void)
+{
+	return (int)sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+static int suite_measure(int patched)
+{
+	unsigned int i;
+
+	printf("1..%zu\n", 2 * NR_FILES);
+	trace_setup();
+	for (i = 0; i < NR_FILES; i++) {
+		const char *f = files[i];
+		struct allocs a = trace_read(f);
+		long long med, lo, hi;
+		size_t bytes;
+		char *text = slurp(f, &bytes);
+		int reads;
+
+		free(text);
+		time_reads(f, &med, &lo, &hi, &reads);
+		printf("# measure file=%s cpus=%d bytes=%zu largest_alloc=%lld kvmallocs=%d vmallocs=%d read_ns=%lld min_ns=%lld max_ns=%lld reads=%d\n",
+		       f, online_cpus(), bytes, a.largest, a.kvmallocs,
+		       a.vmallocs, med, lo, hi, reads);
+		/* The trace must have seen seq_file's own buffer. */
+		result(bytes > 0 && a.kvmallocs > 0, NULL,
+		       "measure %s", f);
+		if (patched)
+			result(a.largest <= PAGE_BYTES && a.vmallocs == 0, NULL,
+			       "bounded %s largest=%lld vmallocs=%d", f,
+			       a.largest, a.vmallocs);
+		else
+			result(1, "stock kernel makes no bound", "bounded %s largest=%lld vmallocs=%d",
+			       f, a.largest, a.vmallocs);
+	}
+	return finish();
+}
+
+static int suite_dump(void)
+{
+	unsigned int i;
+
+	printf("1..%zu\n", NR_FILES);
+	for (i = 0; i < NR_FILES; i++) {
+		size_t len;
+		char *text = slurp(files[i], &len), *line, *save;
+		int lines = 0;
+
+		for (line = strtok_r(text, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save), lines++)
+			printf("=%s=%s\n", files[i] + 6, line);
+		free(text);
+		result(lines > 0, NULL, "dump %s lines=%d", files[i], lines);
+	}
+	return finish();
+}
+
+/* Count "CPUn" names in a header line. */
+static int header_cpus(const char *line)
+{
+	int n = 0;
+
+	while ((line = strstr(line, "CPU"))) {
+		n++;
+		line += 3;
+	}
+	return n;
+}
+
+/*
+ * Counter columns of a row: the numbers after "name:" up to the first
+ * field that is not a number (chip name, description). Rows with a
+ * single value (ERR, MIS) are reported as 1.
+ */
+static int row_columns(const char *line)
+{
+	const char *p = strchr(line, ':');
+	int n = 0;
+
+	if (!p)
+		return -1;
+	p++;
+	for (;;) {
+		const char *q;
+
+		while (*p == ' ')
+			p++;
+		q = p;
+		while (*q >= '0' && *q <= '9')
+			q++;
+		if (q == p || (*q != ' ' && *q != 0))
+			break;
+		n++;
+		p = q;
+	}
+	return n;
+}
+
+/* Every row of one read names as many CPUs as the header. */
+static int check_columns(const char *path, char *text, char *why, size_t whylen)
+{
+	char *line, *save;
+	int cpus = -1, nr = 0;
+
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save), nr++) {
+		int cols;
+
+		if (cpus < 0) {
+			cpus = header_cpus(line);
+			continue;
+		}
+		cols = row_columns(line);
+		if (cols == cpus)
+			continue;
+		/* ERR: and MIS: carry one global count */
+		if (cols == 1 && (strstr(line, "ERR:") || strstr(line, "MIS:")))
+			continue;
+		snprintf(why, whylen, "%s line %d has %d columns, header %d",
+			 path, nr + 1, cols, cpus);
+		return 0;
+	}
+	return cpus > 0;
+}
+
+static int suite_columns(void)
+{
+	unsigned int i;
+
+	printf("1..2\n");
+	for (i = 0; i < 2; i++) {
+		char why[128] = "no header";
+		int pass, ok = 1;
+
+		for (pass = 0; pass < 20 && ok; pass++) {
+			size_t len;
+			char *text = slurp(files[i], &len);
+
+			ok = check_columns(files[i], text, why, sizeof(why));
+			free(text);
+		}
+		if (!ok)
+			printf("# %s\n", why);
+		result(ok, NULL, "columns %s", files[i]);
+	}
+	return finish();
+}
+
+static int suite_broken(void)
+{
+	printf("1..2\n");
+	result(1, NULL, "control-passes");
+	result(0, NULL, "deliberately-broken");
+	return finish();
+}
+
+int main(int argc, char **argv)
+{
+	const char *suite = argc > 1 ? argv[1] : "measure";
+	int patched = argc > 2 && !strcmp(argv[2], "patched");
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("KTAP version 1\n");
+	if (!strcmp(suite, "measure"))
+		return suite_measure(patched);
+	if (!strcmp(suite, "dump"))
+		return suite_dump();
+	if (!strcmp(suite, "columns"))
+		return suite_columns();
+	if (!strcmp(suite, "broken"))
+		return suite_broken();
+	printf("Bail out! unknown suite %s\n", suite);
+	return 2;
+}

@@ -1,0 +1,73 @@
+#!/bin/bash
+# boot.sh [-t] VMLINUX CPUS KERNEL_NAME SUITE OUTDIR
+#   -t  timing run: single-threaded TCG with -icount shift=0,sleep=off, so
+#       the guest clock counts instructions and read times repeat
+# Boots VMLINUX (ELF, PVH entry) with the rig initramfs, runs the guest
+# suite, and judges the run from the serial console: it passes only on a
+# KTAP "# Totals:" report with no failure. Otherwise it says why: timeout,
+# panic, or no report. OUTDIR keeps console.log, qemu.cmd and result.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD:-$top/build}
+timing=0
+if [ "${1:-}" = -t ]; then timing=1; shift; fi
+[ $# -eq 5 ] || { echo "usage: boot.sh [-t] VMLINUX CPUS KERNEL_NAME SUITE OUTDIR" >&2; exit 2; }
+vmlinux=$1 cpus=$2 name=$3 suite=$4 out=$5
+initrd=$build/initramfs.cpio.gz
+timeout=${BOOT_TIMEOUT:-$((240 + 3 * cpus))}
+
+[ -f "$vmlinux" ] || { echo "boot: no kernel $vmlinux" >&2; exit 2; }
+[ -f "$initrd" ] || { echo "boot: no initramfs $initrd" >&2; exit 2; }
+[ "$cpus" -ge 1 ] && [ "$cpus" -le 255 ] || { echo "boot: CPUS must be 1..255" >&2; exit 2; }
+mkdir -p "$out"
+rm -f "$out/console.log" "$out/result"
+
+disk=$build/disk.img
+[ -f "$disk" ] || truncate -s 1M "$disk"
+queues=$((cpus < 64 ? cpus : 64))
+
+# KVM is only used when a probe boot succeeded with it on this machine
+# (nested KVM here exists but dies on emulation errors during boot).
+accel=(-accel tcg,thread=multi -cpu max)
+if [ $timing = 1 ]; then
+	accel=(-accel tcg -icount shift=0,sleep=off -cpu max)
+elif [ -z "${RIG_NO_KVM:-}" ] && [ "$(cat "$build/accel" 2>/dev/null)" = kvm ]; then
+	accel=(-accel kvm -cpu host)
+fi
+
+cmd=(qemu-system-x86_64 -machine q35 "${accel[@]}" -smp "$cpus" -m 2G
+     -display none -monitor none -serial stdio -no-reboot
+     -kernel "$vmlinux" -initrd "$initrd"
+     -drive "if=none,id=d0,file=$disk,format=raw"
+     -device "virtio-blk-pci,drive=d0,num-queues=$queues"
+     -append "console=ttyS0 loglevel=4 cpu_init_udelay=0 tsc=reliable no_timer_check panic=-1 panic_on_warn=1 oops=panic reboot=t trace_buf_size=64K rig.kernel=$name rig.suite=$suite")
+printf '%q ' "${cmd[@]}" > "$out/qemu.cmd"
+echo >> "$out/qemu.cmd"
+
+start=$(date +%s)
+timeout --foreground -k 5 "$timeout" "${cmd[@]}" > "$out/console.log" 2>&1 < /dev/null
+rc=$?
+secs=$(( $(date +%s) - start ))
+
+log=$out/console.log
+if [ $rc = 124 ] || [ $rc = 137 ]; then
+	why="timeout after ${timeout}s"
+elif grep -qE 'Kernel panic|BUG:|Oops|WARNING:' "$log"; then
+	why="panic: $(grep -m1 -E 'Kernel panic|BUG:|Oops|WARNING:' "$log" | tr -d '\r')"
+elif ! grep -q '^# Totals:' "$log"; then
+	why="no report (qemu exit $rc)"
+elif grep -q '^not ok ' "$log"; then
+	why="failed: $(grep '^not ok ' "$log" | tr -d '\r' | sed 's/^not ok [0-9]* //' | paste -sd, -)"
+elif ! grep -q '^ok ' "$log"; then
+	why="no test ran"
+else
+	why=""
+fi
+if [ -z "$why" ]; then
+	echo "pass ${secs}s" > "$out/result"
+	exit 0
+fi
+echo "fail ${secs}s $why" > "$out/result"
+echo "boot: $name cpus=$cpus suite=$suite: $why (see $log)" >&2
+exit 1
