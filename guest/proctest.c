@@ -5,9 +5,10 @@
  *
  *   proctest measure KERNEL   bytes, largest seq_file (kvmalloc) buffer,
  *                             vmalloc calls and read time of each file
- *   proctest dump KERNEL      the files' text, each line prefixed, for
- *                             the host to compare stock with patched
- *   proctest columns KERNEL   header and rows name the same number of CPUs
+ *   proctest check KERNEL     the bound on seq_file's buffer, header and
+ *                             rows naming the same number of CPUs, and the
+ *                             files' text, each line prefixed, for the host
+ *                             to compare stock with patched
  *   proctest broken KERNEL    a test that always fails: proves the host
  *                             notices a failure and names it
  *
@@ -239,6 +240,15 @@ static int online_cpus(void)
 	return (int)sysconf(_SC_NPROCESSORS_ONLN);
 }
 
+/* The bound the series promises, asserted on the patched kernel only. */
+static void result_bounded(int patched, const char *f, const struct allocs *a)
+{
+	result(!patched || (a->largest <= PAGE_BYTES && a->vmallocs == 0),
+	       patched ? NULL : "stock kernel makes no bound",
+	       "bounded %s largest=%lld vmallocs=%d", f, a->largest,
+	       a->vmallocs);
+}
+
 static int suite_measure(int patched)
 {
 	unsigned int i;
@@ -259,24 +269,16 @@ static int suite_measure(int patched)
 		       f, online_cpus(), bytes, a.largest, a.kvmallocs,
 		       a.vmallocs, med, lo, hi, reads);
 		/* The trace must have seen seq_file's own buffer. */
-		result(bytes > 0 && a.kvmallocs > 0, NULL,
-		       "measure %s", f);
-		if (patched)
-			result(a.largest <= PAGE_BYTES && a.vmallocs == 0, NULL,
-			       "bounded %s largest=%lld vmallocs=%d", f,
-			       a.largest, a.vmallocs);
-		else
-			result(1, "stock kernel makes no bound", "bounded %s largest=%lld vmallocs=%d",
-			       f, a.largest, a.vmallocs);
+		result(bytes > 0 && a.kvmallocs > 0, NULL, "measure %s", f);
+		result_bounded(patched, f, &a);
 	}
 	return finish();
 }
 
-static int suite_dump(void)
+static void test_dump(void)
 {
 	unsigned int i;
 
-	printf("1..%zu\n", NR_FILES);
 	for (i = 0; i < NR_FILES; i++) {
 		size_t len;
 		char *text = slurp(files[i], &len), *line, *save;
@@ -288,7 +290,6 @@ static int suite_dump(void)
 		free(text);
 		result(lines > 0, NULL, "dump %s lines=%d", files[i], lines);
 	}
-	return finish();
 }
 
 /* Count "CPUn" names in a header line. */
@@ -359,11 +360,10 @@ static int check_columns(const char *path, char *text, char *why, size_t whylen)
 	return cpus > 0;
 }
 
-static int suite_columns(void)
+static void test_columns(void)
 {
 	unsigned int i;
 
-	printf("1..2\n");
 	for (i = 0; i < 2; i++) {
 		char why[128] = "no header";
 		int pass, ok = 1;
@@ -379,6 +379,22 @@ static int suite_columns(void)
 			printf("# %s\n", why);
 		result(ok, NULL, "columns %s", files[i]);
 	}
+}
+
+/* What make check asks of every boot: bounds, columns and the text. */
+static int suite_check(int patched)
+{
+	unsigned int i;
+
+	printf("1..%zu\n", 2 * NR_FILES + 2);
+	trace_setup();
+	for (i = 0; i < NR_FILES; i++) {
+		struct allocs a = trace_read(files[i]);
+
+		result_bounded(patched, files[i], &a);
+	}
+	test_columns();
+	test_dump();
 	return finish();
 }
 
@@ -399,10 +415,8 @@ int main(int argc, char **argv)
 	printf("KTAP version 1\n");
 	if (!strcmp(suite, "measure"))
 		return suite_measure(patched);
-	if (!strcmp(suite, "dump"))
-		return suite_dump();
-	if (!strcmp(suite, "columns"))
-		return suite_columns();
+	if (!strcmp(suite, "check"))
+		return suite_check(patched);
 	if (!strcmp(suite, "broken"))
 		return suite_broken();
 	printf("Bail out! unknown suite %s\n", suite);

@@ -23,8 +23,9 @@ timeout=${BOOT_TIMEOUT:-$((240 + 3 * cpus))}
 mkdir -p "$out"
 rm -f "$out/console.log" "$out/result"
 
-disk=$build/disk.img
-[ -f "$disk" ] || truncate -s 1M "$disk"
+# Each run has its own disk, so that runs can go in parallel.
+disk=$out/disk.img
+truncate -s 1M "$disk"
 queues=$((cpus < 64 ? cpus : 64))
 
 # KVM is only used when a probe boot succeeded with it on this machine
@@ -56,7 +57,7 @@ if [ $rc = 124 ] || [ $rc = 137 ]; then
 elif grep -qE 'Kernel panic|BUG:|Oops|WARNING:' "$log"; then
 	why="panic: $(grep -m1 -E 'Kernel panic|BUG:|Oops|WARNING:' "$log" | tr -d '\r')"
 elif ! grep -q '^# Totals:' "$log"; then
-	why="no report (qemu exit $rc)"
+	why="no report (qemu exit $rc, last line: $(tr -d '\r' < "$log" | grep -v '^$' | tail -n 1))"
 elif grep -q '^not ok ' "$log"; then
 	why="failed: $(grep '^not ok ' "$log" | tr -d '\r' | sed 's/^not ok [0-9]* //' | paste -sd, -)"
 elif ! grep -q '^ok ' "$log"; then

@@ -49,6 +49,11 @@ patch_list() {
 }
 
 want=$( (cat "$series" 2>/dev/null; patch_list | while read -r p; do cat "$top/patches/$p"; done) | sha256sum | cut -d' ' -f1)
+# export-patches made patches/ from the tree: it is applied already
+if [ "${1:-}" = --mark-applied ]; then
+	echo "$want" > "$build/src/patched.series"
+	exit 0
+fi
 have=$(cat "$build/src/patched.series" 2>/dev/null || true)
 if [ "$want" = "$have" ]; then
 	exit 0

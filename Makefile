@@ -1,0 +1,50 @@
+# Front door of the rig. Everything it builds goes to build/ and results/.
+#
+#   make compare   build stock and patched 6.12, boot both at $(CPUS) vCPUs
+#                  and print the table of bytes, buffer, vmalloc, read time
+#   make check     the tests; ends with "N passed, N failed, N skipped"
+#
+# Kernel sources come from Debian's linux-source-6.12; `make deps` installs
+# what is missing (as root). Run a target with V=1 for the kernel's own log.
+
+CPUS ?= 8 64
+CHECK_CPUS ?= 1 8 64 255
+TIMING_CPUS ?= 255
+export CHECK_CPUS TIMING_CPUS
+
+B := build
+FRAGMENTS := config/base.config
+
+.PHONY: all deps src kernels initramfs compare check export-patches checkpatch clean
+
+all: compare
+
+deps:
+	@scripts/stage.sh deps scripts/deps.sh
+
+src: deps
+	@scripts/stage.sh "extract and patch sources" scripts/prepare-src.sh
+
+kernels: src
+	@scripts/stage.sh "build stock kernel" scripts/build-kernel.sh $(B)/src/stock $(B)/stock $(FRAGMENTS)
+	@scripts/stage.sh "build patched kernel" scripts/build-kernel.sh $(B)/src/patched $(B)/patched $(FRAGMENTS)
+
+initramfs: src
+	@scripts/stage.sh initramfs scripts/mkinitramfs.sh $(B)/initramfs.cpio.gz
+
+compare: kernels initramfs
+	@scripts/compare.sh $(CPUS)
+
+check: kernels initramfs
+	@scripts/check.sh
+
+# The maintainer loop: commit in build/src/patched, then turn the commits
+# since "base" back into patches/ and the series.
+export-patches:
+	@scripts/export-patches.sh
+
+checkpatch: src
+	@scripts/checkpatch.sh
+
+clean:
+	rm -rf $(B) results

@@ -1,0 +1,120 @@
+#!/bin/bash
+# check.sh: the tests behind `make check`. Expects both kernels and the
+# initramfs built. Prints KTAP; ends with "N passed, N failed, N skipped"
+# and exits non-zero on any failure.
+#
+#   CHECK_CPUS   vCPU counts booted with the check suite   (1 8 64 255)
+#   TIMING_CPUS  vCPU counts timed under -icount            (255)
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD:-$top/build}
+results=${RESULTS:-$top/results}/check
+check_cpus=${CHECK_CPUS:-1 8 64 255}
+timing_cpus=${TIMING_CPUS:-255}
+kernels="stock patched"
+
+nr=0 passed=0 failed=0 skipped=0
+report() {	# report OK NAME [SKIP-REASON]
+	nr=$((nr + 1))
+	if [ -n "${3:-}" ]; then
+		skipped=$((skipped + 1))
+		echo "ok $nr $2 # SKIP $3"
+	elif [ "$1" = 1 ]; then
+		passed=$((passed + 1))
+		echo "ok $nr $2"
+	else
+		failed=$((failed + 1))
+		echo "not ok $nr $2"
+	fi
+}
+
+# Boot one kernel and turn its guest KTAP lines into tests of ours.
+boot() {	# boot [-t] KERNEL CPUS SUITE DIR
+	local t=() kernel dir line why
+	if [ "$1" = -t ]; then t=(-t); shift; fi
+	kernel=$1 dir=$4
+	local start=$SECONDS
+	echo "# boot $kernel cpus=$2 suite=$3 ${t[*]}"
+	"$top/scripts/boot.sh" "${t[@]}" "$build/$kernel/vmlinux" "$2" "$kernel" "$3" "$dir" 2>/dev/null
+	why=$(cut -d' ' -f3- "$dir/result")
+	[ -z "$why" ] || echo "# $kernel cpus=$2: $why"
+	report "$([ -z "$why" ] && echo 1 || echo 0)" \
+		"boot $kernel cpus=$2 suite=$3 reports"
+	while IFS= read -r line; do
+		case "$line" in
+		"ok "*"# SKIP "*)
+			report 1 "$kernel cpus=$2: $(echo "${line% # SKIP *}" | cut -d' ' -f3-)" "${line##* # SKIP }" ;;
+		"ok "*) report 1 "$kernel cpus=$2: $(echo "$line" | cut -d' ' -f3-)" ;;
+		"not ok "*) report 0 "$kernel cpus=$2: $(echo "$line" | cut -d' ' -f4-)" ;;
+		esac
+	done < <(tr -d '\r' < "$dir/console.log")
+	echo "# ... took $((SECONDS - start))s"
+}
+
+# The text of stock and patched in the same state, numbers reduced to shape.
+same_text() {	# same_text CPUS
+	local f padded s p
+	for f in interrupts softirqs stat; do
+		padded=1
+		[ $f = stat ] && padded=0
+		for k in $kernels; do
+			tr -d '\r' < "$results/$k-$1/console.log" | sed -n "s/^=$f=//p" |
+				awk -v padded=$padded -f "$top/scripts/normalize.awk" > "$results/$k-$1/$f.shape"
+		done
+		s=$results/stock-$1/$f.shape p=$results/patched-$1/$f.shape
+		if [ -s "$s" ] && cmp -s "$s" "$p"; then
+			report 1 "same text /proc/$f cpus=$1 ($(wc -l < "$s") lines)"
+		else
+			diff "$s" "$p" | head -n 6 | sed 's/^/# /'
+			report 0 "same text /proc/$f cpus=$1"
+		fi
+	done
+}
+
+# measure VALUE FILE DIR: one number from a "# measure" line.
+measure() {
+	tr -d '\r' < "$3/console.log" | grep "^# measure file=$2 " |
+		sed -n "s/.* $1=\([0-9]*\).*/\1/p"
+}
+
+# Patched read time against stock's, both under -icount: ratio <= limit.
+faster() {	# faster FILE CPUS LIMIT
+	local s p
+	s=$(measure read_ns "$1" "$results/timing-stock-$2")
+	p=$(measure read_ns "$1" "$results/timing-patched-$2")
+	if [ -z "$s" ] || [ -z "$p" ]; then
+		report 0 "read time $1 cpus=$2: not measured"
+		return
+	fi
+	report "$(awk -v s="$s" -v p="$p" -v l="$3" 'BEGIN { print (p <= s * l) ? 1 : 0 }')" \
+		"read time $1 cpus=$2 patched/stock=$(awk -v s="$s" -v p="$p" 'BEGIN { printf "%.3f", p / s }') (${p}ns/${s}ns, limit $3)"
+}
+
+mkdir -p "$results"
+echo "KTAP version 1"
+
+# The rig itself must notice a failing guest test and name it.
+"$top/scripts/boot.sh" "$build/patched/vmlinux" 1 patched broken "$results/broken" 2>/dev/null
+report "$(grep -q 'fail.*deliberately-broken' "$results/broken/result" && echo 1 || echo 0)" \
+	"rig reports a failing guest test by name ($(cat "$results/broken/result"))"
+
+for n in $check_cpus; do
+	for k in $kernels; do
+		boot "$k" "$n" check "$results/$k-$n"
+	done
+	same_text "$n"
+done
+
+for n in $timing_cpus; do
+	for k in $kernels; do
+		boot -t "$k" "$n" measure "$results/timing-$k-$n"
+	done
+	faster /proc/interrupts "$n" 0.667
+	faster /proc/softirqs "$n" 1.0
+	faster /proc/stat "$n" 1.0
+done
+
+echo "# Totals: pass:$passed fail:$failed xfail:0 xpass:0 skip:$skipped error:0"
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" = 0 ]
