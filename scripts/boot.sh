@@ -30,19 +30,41 @@ queues=$((cpus < 64 ? cpus : 64))
 
 # KVM is only used when a probe boot succeeded with it on this machine
 # (nested KVM here exists but dies on emulation errors during boot).
-accel=(-accel tcg,thread=multi -cpu max)
+# pc and qemu64: with q35 and -cpu max, ACPI set-up of 255 vCPUs under TCG
+# took minutes; lpj= skips the delay calibration of every secondary CPU.
+kvm_probe() {
+	local dir=$build/kvm-probe
+	echo tcg > "$build/accel"
+	[ -w /dev/kvm ] || return 0
+	mkdir -p "$dir"
+	truncate -s 1M "$dir/disk.img"
+	timeout -k 5 60 qemu-system-x86_64 -machine pc -accel kvm -cpu host -smp 2 -m 512M \
+		-display none -monitor none -serial stdio -no-reboot \
+		-kernel "$vmlinux" -initrd "$initrd" \
+		-append "console=ttyS0 panic=-1 reboot=t rig.suite=probe" \
+		> "$dir/console.log" 2>&1 < /dev/null
+	if grep -q '^ok 1 probe' "$dir/console.log"; then
+		echo kvm > "$build/accel"
+	fi
+	echo "boot: KVM probe: using $(cat "$build/accel") (see $dir/console.log)" >&2
+}
+
+accel=(-accel tcg,thread=multi -cpu qemu64)
+if [ $timing = 0 ] && [ ! -f "$build/accel" ]; then
+	kvm_probe
+fi
 if [ $timing = 1 ]; then
-	accel=(-accel tcg -icount shift=0,sleep=off -cpu max)
+	accel=(-accel tcg -icount shift=0,sleep=off -cpu qemu64)
 elif [ -z "${RIG_NO_KVM:-}" ] && [ "$(cat "$build/accel" 2>/dev/null)" = kvm ]; then
 	accel=(-accel kvm -cpu host)
 fi
 
-cmd=(qemu-system-x86_64 -machine q35 "${accel[@]}" -smp "$cpus" -m 2G
+cmd=(qemu-system-x86_64 -machine pc "${accel[@]}" -smp "$cpus" -m 2G
      -display none -monitor none -serial stdio -no-reboot
      -kernel "$vmlinux" -initrd "$initrd"
      -drive "if=none,id=d0,file=$disk,format=raw"
      -device "virtio-blk-pci,drive=d0,num-queues=$queues"
-     -append "console=ttyS0 loglevel=4 cpu_init_udelay=0 tsc=reliable no_timer_check panic=-1 panic_on_warn=1 oops=panic reboot=t trace_buf_size=64K rig.kernel=$name rig.suite=$suite")
+     -append "console=ttyS0 loglevel=4 lpj=4000000 cpu_init_udelay=0 tsc=reliable no_timer_check i8042.noaux i8042.nokbd panic=-1 panic_on_warn=1 oops=panic reboot=t trace_buf_size=64K rig.kernel=$name rig.suite=$suite")
 printf '%q ' "${cmd[@]}" > "$out/qemu.cmd"
 echo >> "$out/qemu.cmd"
 
