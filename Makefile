@@ -27,7 +27,7 @@ src: deps
 
 kernels: src
 	@scripts/stage.sh "build stock kernel" scripts/build-kernel.sh $(B)/src/stock $(B)/stock $(FRAGMENTS)
-	@scripts/stage.sh "build patched kernel" scripts/build-kernel.sh $(B)/src/patched $(B)/patched $(FRAGMENTS)
+	@scripts/stage.sh "build patched kernel" scripts/build-kernel.sh $(B)/src/patched $(B)/patched $(FRAGMENTS) config/patched.config
 
 initramfs: src
 	@scripts/stage.sh initramfs scripts/mkinitramfs.sh $(B)/initramfs.cpio.gz

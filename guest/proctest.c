@@ -382,12 +382,54 @@ static void test_columns(void)
 	}
 }
 
-/* What make check asks of every boot: bounds, columns and the text. */
+#define KUNIT_RESULTS "/sys/kernel/debug/kunit/seq_cpu_table/results"
+
+/*
+ * The series' KUnit suite ran at boot (patched kernel only): its subtests
+ * become tests of ours. Returns how many results it reported.
+ */
+static int test_kunit(int patched)
+{
+	FILE *f = fopen(KUNIT_RESULTS, "r");
+	char line[256], name[128];
+	int n = 0, nr;
+
+	if (!patched) {
+		result(1, "stock kernel has no seq_cpu_table suite", "kunit seq_cpu_table");
+		return 1;
+	}
+	if (!f) {
+		printf("# %s: %s\n", KUNIT_RESULTS, strerror(errno));
+		result(0, NULL, "kunit seq_cpu_table");
+		return 1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line + strspn(line, " \t");
+		int ok = !strncmp(p, "ok ", 3);
+
+		if (line[0] == ' ' && (ok || !strncmp(p, "not ok ", 7)) &&
+		    sscanf(p + (ok ? 3 : 7), "%d %127s", &nr, name) == 2) {
+			result(ok, NULL, "kunit seq_cpu_table.%s", name);
+			n++;
+		} else if (!strncmp(line, "    # ", 6) && strstr(line, "bytes")) {
+			printf("#%s", line + 5);
+		}
+	}
+	fclose(f);
+	if (!n)
+		result(0, NULL, "kunit seq_cpu_table reported no subtest");
+	return n ? n : 1;
+}
+
+/*
+ * What make check asks of every boot: bounds, columns, the text and the
+ * KUnit suite. The plan comes last (KTAP allows it), since the number of
+ * KUnit subtests is only known when they are read.
+ */
 static int suite_check(int patched)
 {
 	unsigned int i;
 
-	printf("1..%zu\n", 2 * NR_FILES + 2);
 	trace_setup();
 	for (i = 0; i < NR_FILES; i++) {
 		struct allocs a = trace_read(files[i]);
@@ -396,6 +438,8 @@ static int suite_check(int patched)
 	}
 	test_columns();
 	test_dump();
+	test_kunit(patched);
+	printf("1..%d\n", test_nr);
 	return finish();
 }
 

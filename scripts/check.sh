@@ -94,6 +94,15 @@ faster() {	# faster FILE CPUS LIMIT
 mkdir -p "$results"
 echo "KTAP version 1"
 
+# Every patch of the series passes checkpatch.pl --strict.
+while IFS= read -r line; do
+	case "$line" in
+	"checkpatch: "*": clean") report 1 "checkpatch --strict ${line#checkpatch: }" ;;
+	"checkpatch: "*": FAILED") report 0 "checkpatch --strict ${line#checkpatch: }" ;;
+	*) echo "# $line" ;;
+	esac
+done < <("$top/scripts/checkpatch.sh")
+
 # The rig itself must notice a failing guest test and name it.
 "$top/scripts/boot.sh" "$build/patched/vmlinux" 1 patched broken "$results/broken" 2>/dev/null
 report "$(grep -q 'fail.*deliberately-broken' "$results/broken/result" && echo 1 || echo 0)" \
