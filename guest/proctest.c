@@ -9,6 +9,9 @@
  *                             rows naming the same number of CPUs, and the
  *                             files' text, each line prefixed, for the host
  *                             to compare stock with patched
+ *   proctest normalize [stat] < TEXT   the shape of /proc text (numbers
+ *                             reduced), as the tests compare it; also
+ *                             built for the host
  *   proctest probe            passes: tells the host that the guest booted
  *   proctest broken KERNEL    a test that always fails: proves the host
  *                             notices a failure and names it
@@ -382,6 +385,186 @@ static void test_columns(void)
 	}
 }
 
+/* Read a whole file with reads of @rsize bytes. */
+static char *slurp_sized(const char *path, size_t rsize, size_t *len)
+{
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap);
+	int fd = open(path, O_RDONLY);
+	ssize_t r;
+
+	if (fd < 0 || !buf)
+		die(path);
+	for (;;) {
+		while (cap - n < rsize + 1) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+			if (!buf)
+				die("realloc");
+		}
+		r = read(fd, buf + n, rsize);
+		if (r < 0)
+			die(path);
+		if (!r)
+			break;
+		n += r;
+	}
+	/* past the end, and back to the start */
+	if (read(fd, readbuf, 1) != 0 || lseek(fd, 0, SEEK_SET) != 0 ||
+	    read(fd, readbuf, 1) != 1)
+		n = 0;
+	close(fd);
+	buf[n] = 0;
+	*len = n;
+	return buf;
+}
+
+/*
+ * The shape of /proc text, so that two reads compare equal although
+ * counters moved: a number right-aligned in a column (two or more spaces
+ * before it) becomes <width of spaces and digits>, any other number N.
+ * With @padded 0 (/proc/stat has no columns) every number becomes N.
+ * "proctest normalize" applies this to stdin for the host as well.
+ */
+static char *normalize(const char *in, int padded)
+{
+	size_t len = strlen(in);
+	char *out = malloc(4 * len + 16), *o = out;
+	const char *p = in;
+
+	if (!out)
+		die("malloc");
+	while (*p) {
+		const char *q = p, *d;
+
+		while (*q == ' ')
+			q++;
+		d = q;
+		while (*q >= '0' && *q <= '9')
+			q++;
+		if (q == d) {		/* no number here */
+			o = mempcpy(o, p, d - p + (*d ? 1 : 0));
+			p = d + (*d ? 1 : 0);
+			continue;
+		}
+		if (padded && d - p >= 2) {
+			o += sprintf(o, "<%d>", (int)(q - p));
+		} else {
+			o = mempcpy(o, p, d - p);
+			*o++ = 'N';
+		}
+		p = q;
+	}
+	*o = 0;
+	return out;
+}
+
+static int is_padded(const char *path)
+{
+	return strcmp(path, "/proc/stat") != 0;
+}
+
+static const size_t read_sizes[] = {
+	1, 3, 64, 1000, 4095, 4096, 65536, 1 << 20,
+};
+#define NR_READ_SIZES (sizeof(read_sizes) / sizeof(read_sizes[0]))
+
+/*
+ * Every read size gives the text of one large read, and so does reading
+ * /proc/interrupts and /proc/softirqs (fixed-width columns, so offsets
+ * stay put while counters move) with pread() at shuffled offsets.
+ */
+static void test_read_patterns(void)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < NR_FILES; i++) {
+		const char *f = files[i];
+		size_t len;
+		char *text = slurp(f, &len);
+		char *ref = normalize(text, is_padded(f));
+		int ok = 1;
+
+		free(text);
+		for (j = 0; j < NR_READ_SIZES; j++) {
+			char *t = slurp_sized(f, read_sizes[j], &len);
+			char *shape = normalize(t, is_padded(f));
+
+			if (strcmp(shape, ref)) {
+				printf("# %s: read size %zu differs\n", f, read_sizes[j]);
+				ok = 0;
+			}
+			free(shape);
+			free(t);
+		}
+		result(ok, NULL, "read sizes %s", f);
+
+		if (is_padded(f)) {
+			enum { PIECE = 333 };
+			int fd = open(f, O_RDONLY), pieces;
+			char *t = slurp(f, &len), *shape;
+			int *order;
+
+			pieces = len / PIECE + 2;	/* one past the end */
+			order = malloc(pieces * sizeof(*order));
+			if (fd < 0 || !order)
+				die(f);
+			for (j = 0; j < (unsigned int)pieces; j++)
+				order[j] = j;
+			for (j = pieces - 1; j > 0; j--) {
+				int k = rand() % (j + 1), x = order[j];
+
+				order[j] = order[k];
+				order[k] = x;
+			}
+			memset(t, 0, len + 1);
+			ok = 1;
+			for (j = 0; j < (unsigned int)pieces; j++) {
+				size_t off = (size_t)order[j] * PIECE;
+				ssize_t r = pread(fd, readbuf, PIECE, off);
+				size_t want = off >= len ? 0 : len - off < PIECE ? len - off : PIECE;
+
+				if (r != (ssize_t)want) {
+					printf("# %s: pread at %zu gave %zd, not %zu\n", f, off, r, want);
+					ok = 0;
+				} else {
+					memcpy(t + off, readbuf, r);
+				}
+			}
+			close(fd);
+			shape = normalize(t, 1);
+			if (ok && strcmp(shape, ref)) {
+				printf("# %s: text from shuffled pread() differs\n", f);
+				ok = 0;
+			}
+			result(ok, NULL, "pread shuffled %s", f);
+			free(shape);
+			free(order);
+			free(t);
+		}
+		free(ref);
+	}
+}
+
+static int suite_normalize(int padded)
+{
+	size_t cap = 1 << 16, n = 0;
+	char *in = malloc(cap), *out;
+	ssize_t r;
+
+	while (in && (r = read(0, in + n, cap - n - 1)) > 0) {
+		n += r;
+		if (cap - n < 2)
+			in = realloc(in, cap *= 2);
+	}
+	if (!in)
+		die("stdin");
+	in[n] = 0;
+	out = normalize(in, padded);
+	fputs(out, stdout);
+	return 0;
+}
+
 #define KUNIT_RESULTS "/sys/kernel/debug/kunit/seq_cpu_table/results"
 
 /*
@@ -411,8 +594,9 @@ static int test_kunit(int patched)
 		    sscanf(p + (ok ? 3 : 7), "%d %127s", &nr, name) == 2) {
 			result(ok, NULL, "kunit seq_cpu_table.%s", name);
 			n++;
-		} else if (!strncmp(line, "    # ", 6) && strstr(line, "bytes")) {
-			printf("#%s", line + 5);
+		} else if (!strncmp(line, "    # ", 6) || !strncmp(line, "        ", 8)) {
+			/* diagnostics: sizes shown, and why a case failed */
+			printf("# %s", line + strspn(line, " #"));
 		}
 	}
 	fclose(f);
@@ -437,6 +621,7 @@ static int suite_check(int patched)
 		result_bounded(patched, files[i], &a);
 	}
 	test_columns();
+	test_read_patterns();
 	test_dump();
 	test_kunit(patched);
 	printf("1..%d\n", test_nr);
@@ -456,6 +641,8 @@ int main(int argc, char **argv)
 	const char *suite = argc > 1 ? argv[1] : "measure";
 	int patched = argc > 2 && !strcmp(argv[2], "patched");
 
+	if (!strcmp(suite, "normalize"))
+		return suite_normalize(argc < 3 || strcmp(argv[2], "stat"));
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("KTAP version 1\n");
 	if (!strcmp(suite, "measure"))

@@ -54,13 +54,11 @@ boot() {	# boot [-t] KERNEL CPUS SUITE DIR
 
 # The text of stock and patched in the same state, numbers reduced to shape.
 same_text() {	# same_text CPUS
-	local f padded s p
+	local f s p
 	for f in interrupts softirqs stat; do
-		padded=1
-		[ $f = stat ] && padded=0
 		for k in $kernels; do
 			tr -d '\r' < "$results/$k-$1/console.log" | sed -n "s/^=$f=//p" |
-				awk -v padded=$padded -f "$top/scripts/normalize.awk" > "$results/$k-$1/$f.shape"
+				"$build/guest/bin/proctest" normalize $f > "$results/$k-$1/$f.shape"
 		done
 		s=$results/stock-$1/$f.shape p=$results/patched-$1/$f.shape
 		if [ -s "$s" ] && cmp -s "$s" "$p"; then
