@@ -12,6 +12,8 @@
  *   proctest normalize [stat] < TEXT   the shape of /proc text (numbers
  *                             reduced), as the tests compare it; also
  *                             built for the host
+ *   proctest hotplug KERNEL   CPUs go offline and online for 30 s while
+ *                             four readers check header against rows
  *   proctest probe            passes: tells the host that the guest booted
  *   proctest broken KERNEL    a test that always fails: proves the host
  *                             notices a failure and names it
@@ -28,6 +30,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <signal.h>
+#include <sys/wait.h>
 
 #define TRACEFS "/sys/kernel/tracing/"
 #define READ_SIZE (128 * 1024)	/* what cat and most parsers use */
@@ -628,6 +632,132 @@ static int suite_check(int patched)
 	return finish();
 }
 
+#define NR_READERS 4
+
+static volatile sig_atomic_t stop;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+/*
+ * A reader: passes over /proc/interrupts and /proc/softirqs with random
+ * read sizes, counting passes whose rows disagree with their header.
+ * /proc/stat is read as well, for the churn.
+ */
+static void reader(int id, int out)
+{
+	unsigned int passes[2] = { 0, 0 }, bad[2] = { 0, 0 }, n;
+	char why[128];
+
+	srand(id + 1);
+	signal(SIGTERM, on_term);
+	for (n = 0; !stop; n++) {
+		unsigned int i = n % 3;
+		size_t len, rsize = read_sizes[rand() % NR_READ_SIZES];
+		char *text;
+
+		if (rsize < 64)		/* keep passes short, seen often enough */
+			rsize = 64;
+		text = slurp_sized(files[i], rsize, &len);
+		if (i < 2 && len) {
+			passes[i]++;
+			if (!check_columns(files[i], text, why, sizeof(why))) {
+				if (!bad[i])
+					printf("# reader %d: %s\n", id, why);
+				bad[i]++;
+			}
+		}
+		free(text);
+	}
+	if (write(out, passes, sizeof(passes)) < 0 || write(out, bad, sizeof(bad)) < 0)
+		_exit(1);
+	_exit(0);
+}
+
+static int set_online(int cpu, int on)
+{
+	char path[64];
+	int fd, ok;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return 0;
+	ok = write(fd, on ? "1" : "0", 1) == 1;
+	close(fd);
+	return ok;
+}
+
+/*
+ * CPU hotplug churn: random CPUs go offline and online for @secs seconds
+ * while NR_READERS readers loop. On the patched kernel every pass has as
+ * many columns as its header; stock makes no such promise, and what it
+ * did is reported.
+ */
+static int suite_hotplug(int patched, int secs)
+{
+	unsigned int passes[2] = { 0, 0 }, bad[2] = { 0, 0 }, i;
+	int ncpus = online_cpus(), toggles = 0, failed = 0, fds[2];
+	pid_t pids[NR_READERS];
+	long long end;
+
+	printf("1..3\n");
+	if (ncpus < 2 || pipe(fds))
+		die("hotplug needs 2 CPUs and a pipe");
+	for (i = 0; i < NR_READERS; i++) {
+		pids[i] = fork();
+		if (pids[i] < 0)
+			die("fork");
+		if (!pids[i])
+			reader(i, fds[1]);
+	}
+	srand(42);
+	end = now_ns() + secs * 1000000000LL;
+	while (now_ns() < end) {
+		int cpu = 1 + rand() % (ncpus - 1);
+
+		if (set_online(cpu, 0))
+			toggles++;
+		else
+			failed++;
+		cpu = 1 + rand() % (ncpus - 1);
+		set_online(cpu, 1);
+	}
+	for (i = 1; i < (unsigned int)ncpus; i++)
+		set_online(i, 1);
+	for (i = 0; i < NR_READERS; i++) {
+		unsigned int p[2], b[2];
+
+		kill(pids[i], SIGTERM);
+		if (read(fds[0], p, sizeof(p)) != sizeof(p) ||
+		    read(fds[0], b, sizeof(b)) != sizeof(b))
+			die("reader result");
+		waitpid(pids[i], NULL, 0);
+		passes[0] += p[0];
+		passes[1] += p[1];
+		bad[0] += b[0];
+		bad[1] += b[1];
+	}
+	printf("# hotplug: %d CPUs taken offline in %d s (%d refused), all back online: %d\n",
+	       toggles, secs, failed, online_cpus());
+	result(toggles > 0 && online_cpus() == ncpus, NULL, "hotplug churn ran");
+	for (i = 0; i < 2; i++) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "%u of %u passes", bad[i], passes[i]);
+		if (patched)
+			result(passes[i] > 0 && !bad[i], NULL,
+			       "hotplug columns %s: %s disagree", files[i], what);
+		else
+			result(passes[i] > 0, bad[i] ? "stock does not keep columns and header in step" : NULL,
+			       "hotplug columns %s: %s disagree", files[i], what);
+	}
+	return finish();
+}
+
 static int suite_broken(void)
 {
 	printf("1..2\n");
@@ -654,6 +784,8 @@ int main(int argc, char **argv)
 		result(1, NULL, "probe");
 		return finish();
 	}
+	if (!strcmp(suite, "hotplug"))
+		return suite_hotplug(patched, 30);
 	if (!strcmp(suite, "broken"))
 		return suite_broken();
 	printf("Bail out! unknown suite %s\n", suite);

@@ -4,6 +4,7 @@
 # and exits non-zero on any failure.
 #
 #   CHECK_CPUS   vCPU counts booted with the check suite   (1 8 64 255)
+#                (and the hotplug suite at 8 vCPUs)
 #   TIMING_CPUS  vCPU counts timed under -icount            (255)
 set -uo pipefail
 
@@ -111,6 +112,11 @@ for n in $check_cpus; do
 		boot "$k" "$n" check "$results/$k-$n"
 	done
 	same_text "$n"
+done
+
+# CPU hotplug churn under four readers, 30 s at 8 vCPUs.
+for k in $kernels; do
+	boot "$k" 8 hotplug "$results/hotplug-$k-8"
 done
 
 for n in $timing_cpus; do
