@@ -36,6 +36,10 @@ if ! git_p rev-parse -q --verify base >/dev/null 2>&1; then
 	rm -rf "$patched"
 	cp -a "$stock" "$patched"
 	rm -f "$patched/.extracted"
+	# Debian's top-level .gitignore ignores everything but debian/, which
+	# would keep new files of a patch out of its commit: use the kernel's
+	# own rules only.
+	sed -i '/^# Debian packaging/,$d' "$patched/.gitignore"
 	git_p init -q
 	# Debian's top-level .gitignore ignores everything: add by force
 	git_p add -A -f .
