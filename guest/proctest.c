@@ -86,8 +86,12 @@ static long long now_ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* Read a whole file with READ_SIZE reads into a malloc'ed buffer. */
-static char *slurp(const char *path, size_t *len)
+/*
+ * Read a whole file with reads of @rsize bytes into a malloc'ed buffer;
+ * then a read past the end must give 0 and one after lseek() to 0 data,
+ * or the length is 0.
+ */
+static char *slurp_sized(const char *path, size_t rsize, size_t *len)
 {
 	size_t cap = 1 << 16, n = 0;
 	char *buf = malloc(cap);
@@ -97,23 +101,32 @@ static char *slurp(const char *path, size_t *len)
 	if (fd < 0 || !buf)
 		die(path);
 	for (;;) {
-		if (cap - n < READ_SIZE) {
+		while (cap - n < rsize + 1) {
 			cap *= 2;
 			buf = realloc(buf, cap);
 			if (!buf)
 				die("realloc");
 		}
-		r = read(fd, buf + n, READ_SIZE);
+		r = read(fd, buf + n, rsize);
 		if (r < 0)
 			die(path);
 		if (!r)
 			break;
 		n += r;
 	}
+	/* past the end, and back to the start */
+	if (read(fd, readbuf, 1) != 0 || lseek(fd, 0, SEEK_SET) != 0 ||
+	    read(fd, readbuf, 1) != 1)
+		n = 0;
 	close(fd);
 	buf[n] = 0;
 	*len = n;
 	return buf;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	return slurp_sized(path, READ_SIZE, len);
 }
 
 /* One full read, discarding the data: what the timing measures. */
@@ -387,40 +400,6 @@ static void test_columns(void)
 			printf("# %s\n", why);
 		result(ok, NULL, "columns %s", files[i]);
 	}
-}
-
-/* Read a whole file with reads of @rsize bytes. */
-static char *slurp_sized(const char *path, size_t rsize, size_t *len)
-{
-	size_t cap = 1 << 16, n = 0;
-	char *buf = malloc(cap);
-	int fd = open(path, O_RDONLY);
-	ssize_t r;
-
-	if (fd < 0 || !buf)
-		die(path);
-	for (;;) {
-		while (cap - n < rsize + 1) {
-			cap *= 2;
-			buf = realloc(buf, cap);
-			if (!buf)
-				die("realloc");
-		}
-		r = read(fd, buf + n, rsize);
-		if (r < 0)
-			die(path);
-		if (!r)
-			break;
-		n += r;
-	}
-	/* past the end, and back to the start */
-	if (read(fd, readbuf, 1) != 0 || lseek(fd, 0, SEEK_SET) != 0 ||
-	    read(fd, readbuf, 1) != 1)
-		n = 0;
-	close(fd);
-	buf[n] = 0;
-	*len = n;
-	return buf;
 }
 
 /*
