@@ -2,9 +2,9 @@
 # Install with apt-get what the rig needs, only if something is missing.
 set -euo pipefail
 
+# perl for checkpatch.pl comes with build-essential
 pkgs=(linux-source-6.12 qemu-system-x86 busybox-static build-essential
-      flex bison bc libelf-dev libssl-dev cpio xz-utils file gawk
-      python3 gnuplot-nox)
+      flex bison bc libelf-dev libssl-dev cpio xz-utils file git)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed' ||
