@@ -18,7 +18,7 @@ export CHECK_CPUS TIMING_CPUS
 B := build
 FRAGMENTS := config/base.config
 
-.PHONY: all deps src kernels initramfs compare check export-patches checkpatch clean
+.PHONY: all deps src kernels initramfs compare check export-patches checkpatch build-series clean
 
 all: compare
 
@@ -48,6 +48,10 @@ export-patches:
 
 checkpatch: src
 	@scripts/checkpatch.sh
+
+# Every prefix of the series compiles with CONFIG_SMP=y and =n (-Werror).
+build-series: src
+	@scripts/stage.sh "compile every prefix of the series" scripts/build-series.sh
 
 clean:
 	rm -rf $(B) results
