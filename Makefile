@@ -18,7 +18,7 @@ export CHECK_CPUS TIMING_CPUS
 B := build
 FRAGMENTS := config/base.config
 
-.PHONY: all deps src kernels initramfs compare check export-patches checkpatch build-series clean
+.PHONY: all deps src kernels debug-kernel initramfs compare check export-patches checkpatch build-series clean
 
 all: compare
 
@@ -32,13 +32,19 @@ kernels: src
 	@scripts/stage.sh "build stock kernel" scripts/build-kernel.sh $(B)/src/stock $(B)/stock $(FRAGMENTS)
 	@scripts/stage.sh "build patched kernel" scripts/build-kernel.sh $(B)/src/patched $(B)/patched $(FRAGMENTS) config/patched.config
 
+# The patched kernel again with KASAN, lockdep and kmemleak, for make check.
+debug-kernel: src
+	@scripts/stage.sh "build debug kernel" scripts/build-kernel.sh $(B)/src/patched $(B)/debug $(FRAGMENTS) config/patched.config config/debug.config
+
+# It carries the test module of every kernel built so far, so it comes
+# after the kernels in the prerequisites below (made in order).
 initramfs: src
 	@scripts/stage.sh initramfs scripts/mkinitramfs.sh $(B)/initramfs.cpio.gz
 
 compare: kernels initramfs
 	@scripts/compare.sh $(CPUS)
 
-check: kernels initramfs
+check: kernels debug-kernel initramfs
 	@scripts/check.sh
 
 # The maintainer loop: commit in build/src/patched, then turn the commits

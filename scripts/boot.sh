@@ -5,7 +5,8 @@
 # Boots VMLINUX (ELF, PVH entry) with the rig initramfs, runs the guest
 # suite, and judges the run from the serial console: it passes only on a
 # KTAP "# Totals:" report with no failure. Otherwise it says why: timeout,
-# panic, or no report. OUTDIR keeps console.log, qemu.cmd and result.
+# a kernel splat (panic, oops, BUG, WARNING, kmemleak), no report, or the
+# names of the failed tests. OUTDIR keeps console.log, qemu.cmd and result.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -74,10 +75,13 @@ rc=$?
 secs=$(( $(date +%s) - start ))
 
 log=$out/console.log
+# what the kernel prints when something is wrong: panics, oopses, WARN(),
+# lockdep, KASAN and might_sleep() reports (BUG:/WARNING:), kmemleak
+splat='Kernel panic|BUG:|Oops|WARNING:|suspected memory leak'
 if [ $rc = 124 ] || [ $rc = 137 ]; then
 	why="timeout after ${timeout}s"
-elif grep -qE 'Kernel panic|BUG:|Oops|WARNING:' "$log"; then
-	why="panic: $(grep -m1 -E 'Kernel panic|BUG:|Oops|WARNING:' "$log" | tr -d '\r')"
+elif grep -qE "$splat" "$log"; then
+	why="kernel splat: $(grep -m1 -E "$splat" "$log" | tr -d '\r')"
 elif ! grep -q '^# Totals:' "$log"; then
 	why="no report (qemu exit $rc, last line: $(tr -d '\r' < "$log" | grep -v '^$' | tail -n 1))"
 elif grep -q '^not ok ' "$log"; then

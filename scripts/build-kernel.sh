@@ -1,6 +1,7 @@
 #!/bin/bash
 # build-kernel.sh SRC OUT FRAGMENT...
-# tinyconfig + fragments (merge_config.sh), checked, then vmlinux in OUT.
+# tinyconfig + fragments (merge_config.sh), checked, then vmlinux and modules (Module.symvers, for the
+# rig's test module) in OUT.
 # The configuration is regenerated only when the fragments change.
 set -euo pipefail
 
@@ -29,4 +30,4 @@ if ! cmp -s <(cat "${frags[@]}") "$stamp" 2>/dev/null || [ ! -f "$out/.config" ]
 	[ ${#missing[@]} -eq 0 ] || die "options missing from final .config in $out: ${missing[*]}"
 	cat "${frags[@]}" > "$stamp"
 fi
-make -s -C "$src" O="$out" -j"$(nproc)" vmlinux
+make -s -C "$src" O="$out" -j"$(nproc)" vmlinux modules

@@ -3,9 +3,12 @@
 # initramfs built. Prints KTAP; ends with "N passed, N failed, N skipped"
 # and exits non-zero on any failure.
 #
-#   CHECK_CPUS   vCPU counts booted with the check suite   (1 8 64 255)
-#                (and the hotplug suite at 8 vCPUs)
+#   CHECK_CPUS   vCPU counts booted with the check and parsers suites
+#                                                          (1 8 64 255)
 #   TIMING_CPUS  vCPU counts timed under -icount            (64)
+# At 8 vCPUs: CPU hotplug and interrupt churn under readers, and failing
+# allocations, on stock and patched; then all of that and the check suite
+# on the debug kernel (KASAN, lockdep, kmemleak).
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -40,6 +43,8 @@ run() {		# run [-t] KERNEL CPUS SUITE DIR
 # Turn a boot's verdict and its guest KTAP lines into tests of ours.
 collect() {	# collect KERNEL CPUS SUITE DIR
 	local dir=$4 line why
+	mkdir -p "$dir"
+	[ -f "$dir/result" ] || echo "fail 0s not booted (no $build/$1/vmlinux or initramfs?)" > "$dir/result"
 	why=$(cut -d' ' -f3- "$dir/result")
 	echo "# boot $1 cpus=$2 suite=$3: $(cut -d' ' -f1-2 "$dir/result") $why"
 	report "$([ -z "$why" ] && echo 1 || echo 0)" "boot $1 cpus=$2 suite=$3 reports"
@@ -115,15 +120,17 @@ report "$(grep -q 'fail.*deliberately-broken' "$results/broken/result" && echo 1
 
 for n in $check_cpus; do
 	for k in $kernels; do
-		boot "$k" "$n" check "$results/$k-$n"
+		boot "$k" "$n" check,parsers "$results/$k-$n"
 	done
 	same_text "$n"
 done
 
-# CPU hotplug churn under four readers, 30 s at 8 vCPUs.
+churn=hotplug,irqchurn,failslab
 for k in $kernels; do
-	boot "$k" 8 hotplug "$results/hotplug-$k-8"
+	boot "$k" 8 $churn "$results/churn-$k-8"
 done
+# KASAN and lockdep under TCG: several times slower
+BOOT_TIMEOUT=1500 boot debug 8 check,$churn,kmemleak "$results/debug-8"
 
 for n in $timing_cpus; do
 	# one single-threaded -icount run per host core

@@ -1,6 +1,9 @@
 #!/bin/bash
 # mkinitramfs.sh OUT.cpio.gz
-# busybox-static and the static guest programs, packed by the kernel's own
+# busybox-static, the static guest programs, the kernel's selftests that
+# read these files, the irq_churn module built for every kernel in build/
+# that has one (stock, patched, debug), and Debian's mpstat, vmstat, top
+# and irqbalance with the libraries ldd names; packed by the kernel's own
 # usr/gen_init_cpio from a spec written here (build/initramfs.spec).
 set -euo pipefail
 
@@ -8,32 +11,71 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
 out=$1
 busybox=/bin/busybox
+debian_progs=(/usr/bin/mpstat /usr/bin/vmstat /usr/bin/top /usr/sbin/irqbalance)
+terminfo=(/lib/terminfo/l/linux)	# top wants one
 die() { echo "mkinitramfs: $*" >&2; exit 1; }
 
 [ -x "$busybox" ] && file -L "$busybox" | grep -q 'statically linked' ||
 	die "$busybox is not a static busybox (run: make deps)"
+for p in "${debian_progs[@]}" "${terminfo[@]}"; do
+	[ -e "$p" ] || die "$p is missing (run: make deps)"
+done
 mkdir -p "$build/guest"
 gen=$build/guest/gen_init_cpio
 if [ ! -x "$gen" ] || [ "$gen" -ot "$build/src/stock/usr/gen_init_cpio.c" ]; then
 	gcc -O2 -o "$gen" "$build/src/stock/usr/gen_init_cpio.c"
 fi
-make -s -C "$top/guest" O="$build/guest"
+make -s -C "$top/guest" O="$build/guest" KSRC="$build/src/stock"
+
+# The test module, once per kernel: it must match that kernel's config.
+modules=()
+for k in stock patched debug; do
+	[ -f "$build/$k/Module.symvers" ] || continue
+	mod=$build/$k/irq_churn
+	mkdir -p "$mod"
+	cp -u "$top"/guest/irq_churn/* "$mod/"
+	make -s -C "$build/$k" M="$mod" modules
+	modules+=("/lib/modules/irq_churn-$k.ko $mod/irq_churn.ko")
+done
+[ ${#modules[@]} -gt 0 ] || die "no kernel built in $build (run: make kernels)"
+
+# guest path, host path: Debian's programs, their libraries, terminfo
+files=()
+for p in "${debian_progs[@]}"; do
+	files+=("$p $p")
+	for lib in $(ldd "$p" | grep -o '/[^ ]*'); do
+		files+=("$lib $(readlink -f "$lib")")
+	done
+done
+for t in "${terminfo[@]}"; do files+=("$t $(readlink -f "$t")"); done
+mapfile -t files < <(printf '%s\n' "${files[@]}" "${modules[@]}" | sort -u)
 
 spec=$build/initramfs.spec
 {
 	echo "dir /dev 755 0 0"
 	echo "nod /dev/console 600 0 0 c 5 1"
 	echo "nod /dev/null 666 0 0 c 1 3"
-	for d in /proc /sys /tmp /bin /sbin /usr /usr/bin /usr/sbin; do
-		echo "dir $d 755 0 0"
-	done
+	for d in /proc /sys /tmp /run /bin /sbin /usr /usr/bin /usr/sbin \
+		 $(printf '%s\n' "${files[@]}" | cut -d' ' -f1 | xargs -n1 dirname | sort -u); do
+		p=
+		for part in ${d//\// }; do
+			p=$p/$part
+			echo "dir $p 755 0 0"
+		done
+	done | awk '!seen[$0]++'
 	echo "file /bin/busybox $busybox 755 0 0"
 	for applet in $("$busybox" --list-full); do
-		[ "/$applet" = /bin/busybox ] || echo "slink /$applet /bin/busybox 777 0 0"
+		case " ${debian_progs[*]} /bin/busybox " in
+		*" /$applet "*) ;;	# Debian's program, not the applet
+		*) echo "slink /$applet /bin/busybox 777 0 0" ;;
+		esac
 	done
 	echo "file /init $top/guest/init 755 0 0"
 	for prog in "$build"/guest/bin/*; do
 		echo "file /bin/$(basename "$prog") $prog 755 0 0"
+	done
+	for f in "${files[@]}"; do
+		echo "file $f 755 0 0"
 	done
 } > "$spec"
 "$gen" "$spec" | gzip -1 > "$out.tmp"
