@@ -1,7 +1,9 @@
 # Front door of the rig. Everything it builds goes to build/ and results/.
 #
 #   make compare   build stock and patched 6.12, boot both at $(CPUS) vCPUs
-#                  and print the table of bytes, buffer, vmalloc, read time
+#                  and print the table of bytes, buffer, vmalloc, read time;
+#                  stock against stock at $(AA_CPUS) for the timing's noise;
+#                  CSV and plot in results/compare/
 #   make check     the tests; ends with "N passed, N failed, N skipped"
 #
 # Kernel sources come from Debian's linux-source-6.12; `make deps` installs
@@ -9,6 +11,8 @@
 # and the host clock, for CPU counts too large for -icount (e.g. 255).
 
 CPUS ?= 8 64
+AA_CPUS ?= 8
+export AA_CPUS
 CLOCK ?= icount
 export CLOCK
 CHECK_CPUS ?= 1 8 64 255

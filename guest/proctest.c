@@ -277,6 +277,8 @@ static void result_bounded(int patched, const char *f, const struct allocs *a)
 	       a->vmallocs);
 }
 
+static void kunit_figures(void);
+
 static int suite_measure(int patched)
 {
 	unsigned int i;
@@ -299,6 +301,8 @@ static int suite_measure(int patched)
 		result(bytes > 0 && a.kvmallocs > 0, NULL, "measure %s", f);
 		result_bounded(patched, f, &a);
 	}
+	if (patched)
+		kunit_figures();
 	return 0;
 }
 
@@ -555,6 +559,27 @@ static int suite_normalize(int padded)
 }
 
 #define KUNIT_RESULTS "/sys/kernel/debug/kunit/seq_cpu_table/results"
+
+/*
+ * The figures the KUnit suite gives for each synthetic table, as
+ * "# kunit" lines for the host's CSV: the bound at 8192 CPUs.
+ */
+static void kunit_figures(void)
+{
+	FILE *f = fopen(KUNIT_RESULTS, "r");
+	char line[256], name[128];
+	unsigned long long bytes, largest, longest;
+	unsigned int records, cpus;
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, " # %127[^:]: %llu bytes in %u records, largest record %llu bytes, longest row %llu bytes, %u CPUs",
+			   name, &bytes, &records, &largest, &longest, &cpus) == 6)
+			printf("# kunit case=%s cpus=%u records=%u largest_record=%llu longest_row=%llu bytes=%llu\n",
+			       name, cpus, records, largest, longest, bytes);
+	fclose(f);
+}
 
 /*
  * The series' KUnit suite ran at boot (patched kernel only): its subtests

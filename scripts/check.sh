@@ -54,7 +54,7 @@ collect() {	# collect KERNEL CPUS SUITE DIR
 			report 1 "$1 cpus=$2: $(echo "${line% # SKIP *}" | cut -d' ' -f3-)" "${line##* # SKIP }" ;;
 		"ok "*) report 1 "$1 cpus=$2: $(echo "$line" | cut -d' ' -f3-)" ;;
 		"not ok "*) report 0 "$1 cpus=$2: $(echo "$line" | cut -d' ' -f4-)" ;;
-		"# "*) case "$line" in "# Totals"*|"# measure"*) ;; *) echo "$line" ;; esac ;;
+		"# "*) case "$line" in "# Totals"*|"# measure"*|"# kunit "*) ;; *) echo "$line" ;; esac ;;
 		esac
 	done < <(tr -d '\r' < "$dir/console.log")
 }

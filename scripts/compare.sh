@@ -1,18 +1,21 @@
 #!/bin/bash
 # compare.sh CPUS...: the main job. Boots stock and patched at each vCPU
 # count and prints, per file, bytes, the largest seq_file buffer, the
-# vmalloc calls of one read and the median read time; writes the same as
-# results/compare/compare.csv.
+# vmalloc calls of one read and the read time (median, fastest, slowest),
+# then the same for stock against stock (A/A) at $AA_CPUS, which shows
+# the noise of the timing. Writes results/compare/compare.csv, aa.csv,
+# kunit.csv and the plot (compare.png, compare.svg).
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
 out=${RESULTS:-$top/results}/compare
 [ $# -gt 0 ] || set -- 8 64
+aa_cpus=${AA_CPUS-8}
 mkdir -p "$out"
 
 # CLOCK=icount (default): -icount shift=0,sleep=off, the guest clock counts
-# instructions, reads repeat to the nanosecond; stock and patched boot side
+# instructions, reads repeat to the nanosecond; the two kernels boot side
 # by side, one host core each. Booting 255 vCPUs that way takes too long
 # (one host thread runs them all), so CLOCK=host boots with multi-threaded
 # TCG and the host's clock instead, one kernel after the other.
@@ -23,47 +26,90 @@ host) flag= ;;
 *) echo "compare: CLOCK must be icount or host" >&2; exit 2 ;;
 esac
 
-for n in "$@"; do
+# boot_pair CPUS LABEL_A LABEL_B: the label names the run's folder; its
+# first word (stock, patched) the kernel.
+boot_pair() {
+	local n=$1 start pids=() rc=0 label
 	start=$(date +%s)
-	echo "== boot stock and patched at $n vCPUs (clock: $clock)"
-	pids=()
-	rc=0
-	for k in stock patched; do
-		"$top/scripts/boot.sh" $flag "$build/$k/vmlinux" "$n" "$k" measure "$out/$k-$n" &
+	shift
+	echo "== boot $1 and $2 at $n vCPUs (clock: $clock)"
+	for label in "$@"; do
+		"$top/scripts/boot.sh" $flag "$build/${label%%-*}/vmlinux" "$n" \
+			"${label%%-*}" measure "$out/$label-$n" &
 		pids+=($!)
 		if [ $clock = host ]; then wait $! || rc=1; fi
 	done
 	for p in "${pids[@]}"; do wait "$p" || rc=1; done
-	echo "== boot at $n vCPUs: $([ $rc = 0 ] && echo done || echo FAILED) in $(( $(date +%s) - start ))s"
-	[ $rc = 0 ] || { cat "$out"/*-"$n"/result; exit 1; }
-done
+	echo "== boot $1 and $2 at $n vCPUs: $([ $rc = 0 ] && echo done || echo FAILED) in $(( $(date +%s) - start ))s"
+	[ $rc = 0 ] || { for label in "$@"; do echo "$label: $(cat "$out/$label-$n/result")"; done; exit 1; }
+}
 
-csv=$out/compare.csv
-echo "file,cpus,kernel,bytes,largest_alloc,vmallocs,read_ns,min_ns,max_ns,reads" > "$csv"
-for n in "$@"; do
-	for k in stock patched; do
-		tr -d '\r' < "$out/$k-$n/console.log" | sed -n 's/^# measure //p' |
+# csv CPUS LABEL...: the "# measure" lines of those runs as CSV rows.
+csv() {
+	local n=$1 label line kv
+	shift
+	for label in "$@"; do
+		tr -d '\r' < "$out/$label-$n/console.log" | sed -n 's/^# measure //p' |
 		while read -r line; do
 			declare -A v=()
 			for kv in $line; do v[${kv%%=*}]=${kv#*=}; done
-			echo "${v[file]},$n,$k,${v[bytes]},${v[largest_alloc]},${v[vmallocs]},${v[read_ns]},${v[min_ns]},${v[max_ns]},${v[reads]}"
+			echo "${v[file]},$n,$label,${v[bytes]},${v[largest_alloc]},${v[vmallocs]},${v[read_ns]},${v[min_ns]},${v[max_ns]},${v[reads]}"
 		done
 	done
-done >> "$csv"
+}
 
-for f in /proc/interrupts /proc/softirqs /proc/stat; do
-	echo
-	echo "$f"
-	printf '%5s  %-8s %9s %15s %8s %14s %14s\n' CPUs kernel bytes "largest buffer" vmalloc "read time ns" patched/stock
-	awk -F, -v f="$f" '
-		$1 == f {
-			ratio = ""
-			if ($3 == "stock")
-				stock[$2] = $7
-			else if (stock[$2] > 0)
-				ratio = sprintf("%.3f", $7 / stock[$2])
-			printf "%5s  %-8s %9s %15s %8s %14s %14s\n", $2, $3, $4, $5, $6, $7, ratio
-		}' "$csv"
+# table CSV A B: per file, B's time against A's
+table() {
+	local f
+	for f in /proc/interrupts /proc/softirqs /proc/stat; do
+		echo
+		echo "$f"
+		printf '%5s  %-14s %9s %15s %8s %12s %12s %12s %8s\n' CPUs kernel bytes "largest buffer" vmalloc \
+			"median ns" "fastest ns" "slowest ns" "$3/$2"
+		awk -F, -v f="$f" -v a="$2" '
+			$1 == f {
+				ratio = ""
+				if ($3 == a)
+					base[$2] = $7
+				else if (base[$2] > 0)
+					ratio = sprintf("%.3f", $7 / base[$2])
+				printf "%5s  %-14s %9s %15s %8s %12s %12s %12s %8s\n", $2, $3, $4, $5, $6, $7, $8, $9, ratio
+			}' "$1"
+	done
+}
+
+header="file,cpus,kernel,bytes,largest_alloc,vmallocs,read_ns,min_ns,max_ns,reads"
+for n in "$@"; do
+	boot_pair "$n" stock patched
 done
+echo "$header" > "$out/compare.csv"
+for n in "$@"; do csv "$n" stock patched; done >> "$out/compare.csv"
+
+# The bound at 8192 CPUs, from the KUnit suite of the patched kernel.
+echo "case,cpus,records,largest_record,longest_row,bytes" > "$out/kunit.csv"
+tr -d '\r' < "$out/patched-$1/console.log" | sed -n 's/^# kunit //p' |
+while read -r line; do
+	declare -A v=()
+	for kv in $line; do v[${kv%%=*}]=${kv#*=}; done
+	echo "${v[case]},${v[cpus]},${v[records]},${v[largest_record]},${v[longest_row]},${v[bytes]}"
+done >> "$out/kunit.csv"
+
+for n in $aa_cpus; do
+	boot_pair "$n" stock stock-again
+done
+echo "$header" > "$out/aa.csv"
+for n in $aa_cpus; do csv "$n" stock stock-again; done >> "$out/aa.csv"
+
+table "$out/compare.csv" stock patched
+if [ -n "$aa_cpus" ]; then
+	echo
+	echo "A/A: stock against stock, two boots, to show the noise of the timing"
+	table "$out/aa.csv" stock stock-again
+fi
 echo
-echo "(read time: median of at least 11 full reads with 128 KiB read() calls, clock: $clock; CSV: $csv)"
+echo "KUnit seq_cpu_table on the patched kernel (synthetic CPU masks):"
+column -t -s, "$out/kunit.csv"
+"$top/scripts/plot.sh" "$out"
+echo
+echo "(read time: full reads with 128 KiB read() calls, at least 11 and up to 201, median; clock: $clock)"
+echo "(CSV: $out/compare.csv, $out/aa.csv, $out/kunit.csv; plot: $out/compare.png, $out/compare.svg)"
