@@ -1022,7 +1022,7 @@ static void test_top(void)
 	char *out, *p;
 	int rc, rows = 0, ncpus = online_cpus();
 
-	rc = run_capture("TERM=linux COLUMNS=160 LINES=4000 /usr/bin/top -b -n 1 -1 -w 160 2>&1", &out);
+	rc = run_capture("/usr/bin/top -b -n 1 -1 -w 160 2>&1", &out);
 	for (p = out; (p = strstr(p, "%Cpu")); p++)
 		rows++;
 	if (rc || rows != ncpus)
@@ -1031,16 +1031,31 @@ static void test_top(void)
 	free(out);
 }
 
-/* irqbalance parses /proc/interrupts into per-CPU loads. */
+/*
+ * irqbalance parses /proc/interrupts into per-CPU loads; its debug dump
+ * lists every CPU it placed and every interrupt it found.
+ */
 static void test_irqbalance(void)
 {
-	char *out;
-	int rc;
+	static char seen[8192];
+	char *out, *p;
+	int rc, cpus = 0, irqs = 0;
 
+	/* it may dump its view more than once: count each CPU once */
+	memset(seen, 0, sizeof(seen));
 	rc = run_capture("/usr/sbin/irqbalance --oneshot --debug --foreground 2>&1", &out);
-	if (rc)
+	for (p = out; (p = strstr(p, "CPU number ")); p++) {
+		int cpu = atoi(p + 11);
+
+		if (cpu >= 0 && cpu < (int)sizeof(seen) && !seen[cpu]++)
+			cpus++;
+	}
+	for (p = out; (p = strstr(p, "Interrupt ")); p++)
+		irqs++;
+	if (rc || cpus != online_cpus() || !irqs)
 		printf("# irqbalance: %.600s\n", out);
-	result(!rc && strstr(out, "Interrupt"), NULL, "irqbalance --oneshot: exit %d", rc);
+	result(!rc && cpus == online_cpus() && irqs, NULL,
+	       "irqbalance --oneshot: %d CPUs, %d interrupt lines", cpus, irqs);
 	free(out);
 }
 
@@ -1080,6 +1095,21 @@ static void fault_attr(const char *attr, const char *file, const char *val)
 
 	snprintf(path, sizeof(path), DEBUGFS "%s/%s", attr, file);
 	write_file(path, val);
+}
+
+static void print_first_difference(const char *what, const char *path,
+				   const char *a, const char *b)
+{
+	size_t i = 0, line = 0;
+
+	while (a[i] && a[i] == b[i])
+		i++;
+	while (i && a[i - 1] != '\n')
+		i--;
+	line = strchr(a + i, '\n') ? (size_t)(strchr(a + i, '\n') - a - i) : strlen(a + i);
+	printf("# %s: %s differs from: %.*s\n", what, path, (int)line, a + i);
+	line = strchr(b + i, '\n') ? (size_t)(strchr(b + i, '\n') - b - i) : strlen(b + i);
+	printf("# %s: %s now:          %.*s\n", what, path, (int)line, b + i);
 }
 
 /* Writes that themselves may meet an injected failure are retried. */
@@ -1195,7 +1225,7 @@ static void test_fault(const char *attr, int need_failures)
 		if (!strcmp(shape, ref[i]))
 			same++;
 		else
-			printf("# %s: %s differs after injection\n", attr, files[i]);
+			print_first_difference(attr, files[i], ref[i], shape);
 		free(shape);
 		free(t);
 		free(ref[i]);

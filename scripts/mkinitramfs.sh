@@ -12,7 +12,7 @@ build=${BUILD:-$top/build}
 out=$1
 busybox=/bin/busybox
 debian_progs=(/usr/bin/mpstat /usr/bin/vmstat /usr/bin/top /usr/sbin/irqbalance)
-terminfo=(/lib/terminfo/l/linux)	# top wants one
+terminfo=(/lib/terminfo/d/dumb)	# top wants one, and uses "dumb" when not on a tty
 die() { echo "mkinitramfs: $*" >&2; exit 1; }
 
 [ -x "$busybox" ] && file -L "$busybox" | grep -q 'statically linked' ||

@@ -47,7 +47,11 @@ static void churn_round(void)
 	bool shared[CHURN_IRQS] = { };
 	int base;
 
-	base = irq_alloc_descs(-1, 1, nr, NUMA_NO_NODE);
+	/*
+	 * No owner: request_irq() would pin the module while the round
+	 * runs, and rmmod, which stops the thread, would be refused.
+	 */
+	base = __irq_alloc_descs(-1, 1, nr, NUMA_NO_NODE, NULL, NULL);
 	if (base < 0) {
 		pr_warn_once("irq_churn: irq_alloc_descs: %d\n", base);
 		msleep(10);
