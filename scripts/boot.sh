@@ -1,8 +1,9 @@
 #!/bin/bash
-# boot.sh [-t] VMLINUX CPUS KERNEL_NAME SUITE OUTDIR
+# boot.sh [-t] IMAGE CPUS KERNEL_NAME SUITE OUTDIR
 #   -t  timing run: single-threaded TCG with -icount shift=0,sleep=off, so
 #       the guest clock counts instructions and read times repeat
-# Boots VMLINUX (ELF, PVH entry) with the rig initramfs, runs the guest
+# Boots IMAGE (build/KERNEL/boot.img: vmlinux, ELF with PVH entry, or a
+# bzImage) with the rig initramfs, runs the guest
 # suite, and judges the run from the serial console: it passes only on a
 # KTAP "# Totals:" report with no failure. Otherwise it says why: timeout,
 # a kernel splat (panic, oops, BUG, WARNING, kmemleak), no report, or the
@@ -13,12 +14,12 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
 timing=0
 if [ "${1:-}" = -t ]; then timing=1; shift; fi
-[ $# -eq 5 ] || { echo "usage: boot.sh [-t] VMLINUX CPUS KERNEL_NAME SUITE OUTDIR" >&2; exit 2; }
-vmlinux=$1 cpus=$2 name=$3 suite=$4 out=$5
+[ $# -eq 5 ] || { echo "usage: boot.sh [-t] IMAGE CPUS KERNEL_NAME SUITE OUTDIR" >&2; exit 2; }
+image=$1 cpus=$2 name=$3 suite=$4 out=$5
 initrd=$build/initramfs.cpio.gz
 timeout=${BOOT_TIMEOUT:-$((240 + 3 * cpus))}
 
-[ -f "$vmlinux" ] || { echo "boot: no kernel $vmlinux" >&2; exit 2; }
+[ -f "$image" ] || { echo "boot: no kernel $image" >&2; exit 2; }
 [ -f "$initrd" ] || { echo "boot: no initramfs $initrd" >&2; exit 2; }
 [ "$cpus" -ge 1 ] && [ "$cpus" -le 255 ] || { echo "boot: CPUS must be 1..255" >&2; exit 2; }
 mkdir -p "$out"
@@ -41,7 +42,7 @@ kvm_probe() {
 	truncate -s 1M "$dir/disk.img"
 	timeout -k 5 60 qemu-system-x86_64 -machine pc -accel kvm -cpu host -smp 2 -m 512M \
 		-display none -monitor none -serial stdio -no-reboot \
-		-kernel "$vmlinux" -initrd "$initrd" \
+		-kernel "$image" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 reboot=t rig.suite=probe" \
 		> "$dir/console.log" 2>&1 < /dev/null
 	if grep -q '^ok 1 probe' "$dir/console.log"; then
@@ -62,7 +63,7 @@ fi
 
 cmd=(qemu-system-x86_64 -machine pc "${accel[@]}" -smp "$cpus" -m 2G
      -display none -monitor none -serial stdio -no-reboot
-     -kernel "$vmlinux" -initrd "$initrd"
+     -kernel "$image" -initrd "$initrd"
      -drive "if=none,id=d0,file=$disk,format=raw"
      -device "virtio-blk-pci,drive=d0,num-queues=$queues"
      -append "console=ttyS0 loglevel=4 lpj=4000000 cpu_init_udelay=0 tsc=reliable no_timer_check i8042.noaux i8042.nokbd panic=-1 panic_on_warn=1 oops=panic reboot=t trace_buf_size=64K rig.kernel=$name rig.suite=$suite")

@@ -1,7 +1,9 @@
 #!/bin/bash
 # build-kernel.sh SRC OUT FRAGMENT...
-# tinyconfig + fragments (merge_config.sh), checked, then vmlinux and modules (Module.symvers, for the
-# rig's test module) in OUT.
+# tinyconfig + fragments (merge_config.sh), checked, then vmlinux and
+# modules (Module.symvers, for the rig's test module) in OUT, and OUT/boot.img,
+# the image QEMU boots: vmlinux through its PVH entry, or for a KASAN kernel,
+# whose PVH entry resets the guest before it prints anything, the bzImage.
 # The configuration is regenerated only when the fragments change.
 set -euo pipefail
 
@@ -30,4 +32,7 @@ if ! cmp -s <(cat "${frags[@]}") "$stamp" 2>/dev/null || [ ! -f "$out/.config" ]
 	[ ${#missing[@]} -eq 0 ] || die "options missing from final .config in $out: ${missing[*]}"
 	cat "${frags[@]}" > "$stamp"
 fi
-make -s -C "$src" O="$out" -j"$(nproc)" vmlinux modules
+image=vmlinux
+if grep -q '^CONFIG_KASAN=y' "$out/.config"; then image=arch/x86/boot/bzImage; fi
+make -s -C "$src" O="$out" -j"$(nproc)" vmlinux modules "$(basename "$image")"
+ln -sfn "$image" "$out/boot.img"

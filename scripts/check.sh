@@ -37,14 +37,14 @@ report() {	# report OK NAME [SKIP-REASON]
 run() {		# run [-t] KERNEL CPUS SUITE DIR
 	local t=()
 	if [ "$1" = -t ]; then t=(-t); shift; fi
-	"$top/scripts/boot.sh" "${t[@]}" "$build/$1/vmlinux" "$2" "$1" "$3" "$4" 2>/dev/null
+	"$top/scripts/boot.sh" "${t[@]}" "$build/$1/boot.img" "$2" "$1" "$3" "$4" 2>/dev/null
 }
 
 # Turn a boot's verdict and its guest KTAP lines into tests of ours.
 collect() {	# collect KERNEL CPUS SUITE DIR
 	local dir=$4 line why
 	mkdir -p "$dir"
-	[ -f "$dir/result" ] || echo "fail 0s not booted (no $build/$1/vmlinux or initramfs?)" > "$dir/result"
+	[ -f "$dir/result" ] || echo "fail 0s not booted (no $build/$1/boot.img or initramfs?)" > "$dir/result"
 	why=$(cut -d' ' -f3- "$dir/result")
 	echo "# boot $1 cpus=$2 suite=$3: $(cut -d' ' -f1-2 "$dir/result") $why"
 	report "$([ -z "$why" ] && echo 1 || echo 0)" "boot $1 cpus=$2 suite=$3 reports"
@@ -114,7 +114,7 @@ while IFS= read -r line; do
 done < <("$top/scripts/checkpatch.sh")
 
 # The rig itself must notice a failing guest test and name it.
-"$top/scripts/boot.sh" "$build/patched/vmlinux" 1 patched broken "$results/broken" 2>/dev/null
+"$top/scripts/boot.sh" "$build/patched/boot.img" 1 patched broken "$results/broken" 2>/dev/null
 report "$(grep -q 'fail.*deliberately-broken' "$results/broken/result" && echo 1 || echo 0)" \
 	"rig reports a failing guest test by name ($(cat "$results/broken/result"))"
 

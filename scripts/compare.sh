@@ -34,7 +34,7 @@ boot_pair() {
 	shift
 	echo "== boot $1 and $2 at $n vCPUs (clock: $clock)"
 	for label in "$@"; do
-		"$top/scripts/boot.sh" $flag "$build/${label%%-*}/vmlinux" "$n" \
+		"$top/scripts/boot.sh" $flag "$build/${label%%-*}/boot.img" "$n" \
 			"${label%%-*}" measure "$out/$label-$n" &
 		pids+=($!)
 		if [ $clock = host ]; then wait $! || rc=1; fi
