@@ -59,9 +59,10 @@ export-patches:
 checkpatch: src
 	@scripts/checkpatch.sh
 
-# Every prefix of the series compiles with CONFIG_SMP=y and =n (-Werror).
-build-series: src
-	@scripts/stage.sh "compile every prefix of the series" scripts/build-series.sh
+# Every prefix of the series compiles (-Werror), links and boots, with
+# CONFIG_SMP=y and =n.
+build-series: kernels initramfs
+	@scripts/stage.sh "build and boot every prefix of the series" scripts/build-series.sh
 
 clean:
 	rm -rf $(B) results

@@ -10,6 +10,8 @@
  *                the same number of CPUs, every read size and pread(), the
  *                files' text (each line prefixed, for the host to compare
  *                stock with patched) and the series' KUnit results
+ *     read       the three files read whole, with every read size and
+ *                pread(), rows as wide as the header (part of check)
  *     hotplug    CPUs go offline and online for 30 s under four readers
  *     irqchurn   the irq_churn module makes interrupts come and go for
  *                30 s under four readers
@@ -1031,31 +1033,57 @@ static void test_top(void)
 	free(out);
 }
 
+/* Is there a row "N:" for interrupt @irq in @text (/proc/interrupts)? */
+static int has_irq_row(const char *text, int irq)
+{
+	char key[16];
+	const char *p;
+
+	snprintf(key, sizeof(key), " %d:", irq);
+	for (p = text; (p = strstr(p, key)); p++)
+		if (p == text || p[-1] == '\n' || p[-1] == ' ')
+			return 1;
+	return 0;
+}
+
 /*
- * irqbalance parses /proc/interrupts into per-CPU loads; its debug dump
- * lists every CPU it placed and every interrupt it found.
+ * irqbalance parses /proc/interrupts: its debug output names every CPU it
+ * placed and the interrupts it found, each of which must have a row.
  */
 static void test_irqbalance(void)
 {
 	static char seen[8192];
-	char *out, *p;
-	int rc, cpus = 0, irqs = 0;
+	char *out, *p, *text;
+	int rc, cpus = 0, irqs = 0, missing = -1;
+	size_t len;
 
 	/* it may dump its view more than once: count each CPU once */
 	memset(seen, 0, sizeof(seen));
 	rc = run_capture("/usr/sbin/irqbalance --oneshot --debug --foreground 2>&1", &out);
+	text = slurp("/proc/interrupts", &len);
 	for (p = out; (p = strstr(p, "CPU number ")); p++) {
 		int cpu = atoi(p + 11);
 
 		if (cpu >= 0 && cpu < (int)sizeof(seen) && !seen[cpu]++)
 			cpus++;
 	}
-	for (p = out; (p = strstr(p, "Interrupt ")); p++)
+	/* "Adding IRQ N to database", or in its dump "Interrupt N node_num" */
+	for (p = out; *p; p++) {
+		int n = !strncmp(p, "Adding IRQ ", 11) ? 11 :
+			!strncmp(p, "Interrupt ", 10) ? 10 : 0;
+
+		if (!n || p[n] < '0' || p[n] > '9')
+			continue;
 		irqs++;
-	if (rc || cpus != online_cpus() || !irqs)
+		if (!has_irq_row(text, atoi(p + n)))
+			missing = atoi(p + n);
+	}
+	if (rc || cpus != online_cpus() || !irqs || missing >= 0)
 		printf("# irqbalance: %.600s\n", out);
-	result(!rc && cpus == online_cpus() && irqs, NULL,
-	       "irqbalance --oneshot: %d CPUs, %d interrupt lines", cpus, irqs);
+	result(!rc && cpus == online_cpus() && irqs && missing < 0, NULL,
+	       "irqbalance --oneshot: %d CPUs, %d interrupt lines%s", cpus, irqs,
+	       missing < 0 ? "" : ", one without a row");
+	free(text);
 	free(out);
 }
 
@@ -1295,6 +1323,10 @@ int main(int argc, char **argv)
 			suite_measure(patched);
 		else if (!strcmp(suite, "check"))
 			suite_check(patched);
+		else if (!strcmp(suite, "read")) {
+			test_columns();
+			test_read_patterns();
+		}
 		else if (!strcmp(suite, "probe"))
 			result(1, NULL, "probe");
 		else if (!strcmp(suite, "hotplug"))

@@ -32,7 +32,9 @@ if ! cmp -s <(cat "${frags[@]}") "$stamp" 2>/dev/null || [ ! -f "$out/.config" ]
 	[ ${#missing[@]} -eq 0 ] || die "options missing from final .config in $out: ${missing[*]}"
 	cat "${frags[@]}" > "$stamp"
 fi
-image=vmlinux
-if grep -q '^CONFIG_KASAN=y' "$out/.config"; then image=arch/x86/boot/bzImage; fi
-make -s -C "$src" O="$out" -j"$(nproc)" vmlinux modules "$(basename "$image")"
+targets=(vmlinux modules) image=vmlinux
+if grep -q '^CONFIG_KASAN=y' "$out/.config"; then
+	targets+=(bzImage) image=arch/x86/boot/bzImage
+fi
+make -s -C "$src" O="$out" -j"$(nproc)" "${targets[@]}"
 ln -sfn "$image" "$out/boot.img"
