@@ -59,9 +59,19 @@ collect() {	# collect KERNEL CPUS SUITE DIR
 	done < <(tr -d '\r' < "$dir/console.log")
 }
 
-boot() {	# boot KERNEL CPUS SUITE DIR
-	run "$@"
-	collect "$@"
+# Stock and patched side by side: a boot brings its CPUs up one at a time
+# and the churn tests run for fixed times, so two at once take less time;
+# -t (timing, -icount) runs are single-threaded, one per host core.
+boot_both() {	# boot_both [-t] CPUS SUITE PREFIX: runs in $results/PREFIX<kernel>-CPUS
+	local k t=()
+	if [ "$1" = -t ]; then t=(-t); shift; fi
+	for k in $kernels; do
+		run "${t[@]}" "$k" "$1" "$2" "$results/$3$k-$1" &
+	done
+	wait
+	for k in $kernels; do
+		collect "$k" "$1" "$2" "$results/$3$k-$1"
+	done
 }
 
 # The text of stock and patched in the same state, numbers reduced to shape.
@@ -119,28 +129,18 @@ report "$(grep -q 'fail.*deliberately-broken' "$results/broken/result" && echo 1
 	"rig reports a failing guest test by name ($(cat "$results/broken/result"))"
 
 for n in $check_cpus; do
-	for k in $kernels; do
-		boot "$k" "$n" check,parsers "$results/$k-$n"
-	done
+	boot_both "$n" check,parsers ""
 	same_text "$n"
 done
 
 churn=hotplug,irqchurn,failslab
-for k in $kernels; do
-	boot "$k" 8 $churn "$results/churn-$k-8"
-done
+boot_both 8 $churn churn-
 # KASAN and lockdep under TCG: several times slower
-BOOT_TIMEOUT=1500 boot debug 8 check,$churn,kmemleak "$results/debug-8"
+BOOT_TIMEOUT=1500 run debug 8 check,$churn,kmemleak "$results/debug-8"
+collect debug 8 check,$churn,kmemleak "$results/debug-8"
 
 for n in $timing_cpus; do
-	# one single-threaded -icount run per host core
-	for k in $kernels; do
-		run -t "$k" "$n" measure "$results/timing-$k-$n" &
-	done
-	wait
-	for k in $kernels; do
-		collect "$k" "$n" measure "$results/timing-$k-$n"
-	done
+	boot_both -t "$n" measure timing-
 	faster /proc/interrupts "$n" 0.667
 	faster /proc/softirqs "$n" 1.0
 	faster /proc/stat "$n" 1.0

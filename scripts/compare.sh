@@ -14,46 +14,64 @@ out=${RESULTS:-$top/results}/compare
 aa_cpus=${AA_CPUS-8}
 mkdir -p "$out"
 
-# CLOCK=icount (default): -icount shift=0,sleep=off, the guest clock counts
-# instructions, reads repeat to the nanosecond; the two kernels boot side
-# by side, one host core each. Booting 255 vCPUs that way takes too long
-# (one host thread runs them all), so CLOCK=host boots with multi-threaded
-# TCG and the host's clock instead, one kernel after the other.
-clock=${CLOCK:-icount}
+# How reads are timed. icount: -icount shift=0,sleep=off, the guest clock
+# counts instructions and reads repeat to the nanosecond; the two kernels
+# boot side by side, one host core each. That is one host thread for all
+# vCPUs, too slow to boot more than 64 (128 took over 10 minutes), so
+# host: multi-threaded TCG and the host's clock, one kernel after the
+# other. auto (default): icount up to $ICOUNT_MAX_CPUS vCPUs, host above.
+clock=${CLOCK:-auto}
+icount_max=${ICOUNT_MAX_CPUS:-64}
 case $clock in
-icount) flag=-t ;;
-host) flag= ;;
-*) echo "compare: CLOCK must be icount or host" >&2; exit 2 ;;
+icount|host|auto) ;;
+*) echo "compare: CLOCK must be icount, host or auto" >&2; exit 2 ;;
 esac
+clock_at() {	# clock_at CPUS
+	if [ $clock = auto ]; then
+		[ "$1" -le "$icount_max" ] && echo icount || echo host
+	else
+		echo $clock
+	fi
+}
 
 # boot_pair CPUS LABEL_A LABEL_B: the label names the run's folder; its
-# first word (stock, patched) the kernel.
+# first word (stock, patched) the kernel. A failed pair is reported and
+# left out of the tables; the script then exits non-zero at the end.
+failed=()
 boot_pair() {
-	local n=$1 start pids=() rc=0 label
+	local n=$1 start pids=() rc=0 label c flag=
 	start=$(date +%s)
 	shift
-	echo "== boot $1 and $2 at $n vCPUs (clock: $clock)"
+	c=$(clock_at "$n")
+	[ "$c" = icount ] && flag=-t
+	echo "== boot $1 and $2 at $n vCPUs (clock: $c)"
 	for label in "$@"; do
 		"$top/scripts/boot.sh" $flag "$build/${label%%-*}/boot.img" "$n" \
 			"${label%%-*}" measure "$out/$label-$n" &
 		pids+=($!)
-		if [ $clock = host ]; then wait $! || rc=1; fi
+		if [ "$c" = host ]; then wait $! || rc=1; fi
 	done
 	for p in "${pids[@]}"; do wait "$p" || rc=1; done
 	echo "== boot $1 and $2 at $n vCPUs: $([ $rc = 0 ] && echo done || echo FAILED) in $(( $(date +%s) - start ))s"
-	[ $rc = 0 ] || { for label in "$@"; do echo "$label: $(cat "$out/$label-$n/result")"; done; exit 1; }
+	if [ $rc != 0 ]; then
+		for label in "$@"; do echo "$label: $(cat "$out/$label-$n/result")"; done
+		failed+=("$n")
+	fi
 }
 
-# csv CPUS LABEL...: the "# measure" lines of those runs as CSV rows.
+# csv CPUS LABEL...: the "# measure" lines of those runs as CSV rows
+# (none if the pair failed).
 csv() {
-	local n=$1 label line kv
+	local n=$1 label line kv c
 	shift
+	c=$(clock_at "$n")
 	for label in "$@"; do
+		grep -qs '^pass' "$out/$label-$n/result" || continue
 		tr -d '\r' < "$out/$label-$n/console.log" | sed -n 's/^# measure //p' |
 		while read -r line; do
 			declare -A v=()
 			for kv in $line; do v[${kv%%=*}]=${kv#*=}; done
-			echo "${v[file]},$n,$label,${v[bytes]},${v[largest_alloc]},${v[vmallocs]},${v[read_ns]},${v[min_ns]},${v[max_ns]},${v[reads]}"
+			echo "${v[file]},$n,$label,${v[bytes]},${v[largest_alloc]},${v[vmallocs]},${v[read_ns]},${v[min_ns]},${v[max_ns]},${v[reads]},$c"
 		done
 	done
 }
@@ -64,8 +82,8 @@ table() {
 	for f in /proc/interrupts /proc/softirqs /proc/stat; do
 		echo
 		echo "$f"
-		printf '%5s  %-14s %9s %15s %8s %12s %12s %12s %8s\n' CPUs kernel bytes "largest buffer" vmalloc \
-			"median ns" "fastest ns" "slowest ns" "$3/$2"
+		printf '%5s  %-12s %9s %15s %8s %12s %12s %12s %14s  %s\n' CPUs kernel bytes "largest buffer" vmalloc \
+			"median ns" "fastest ns" "slowest ns" "$3/$2" clock
 		awk -F, -v f="$f" -v a="$2" '
 			$1 == f {
 				ratio = ""
@@ -73,12 +91,12 @@ table() {
 					base[$2] = $7
 				else if (base[$2] > 0)
 					ratio = sprintf("%.3f", $7 / base[$2])
-				printf "%5s  %-14s %9s %15s %8s %12s %12s %12s %8s\n", $2, $3, $4, $5, $6, $7, $8, $9, ratio
+				printf "%5s  %-12s %9s %15s %8s %12s %12s %12s %14s  %s\n", $2, $3, $4, $5, $6, $7, $8, $9, ratio, $11
 			}' "$1"
 	done
 }
 
-header="file,cpus,kernel,bytes,largest_alloc,vmallocs,read_ns,min_ns,max_ns,reads"
+header="file,cpus,kernel,bytes,largest_alloc,vmallocs,read_ns,min_ns,max_ns,reads,clock"
 for n in "$@"; do
 	boot_pair "$n" stock patched
 done
@@ -87,7 +105,8 @@ for n in "$@"; do csv "$n" stock patched; done >> "$out/compare.csv"
 
 # The bound at 8192 CPUs, from the KUnit suite of the patched kernel.
 echo "case,cpus,records,largest_record,longest_row,bytes" > "$out/kunit.csv"
-tr -d '\r' < "$out/patched-$1/console.log" | sed -n 's/^# kunit //p' |
+for n in "$@"; do tr -d '\r' < "$out/patched-$n/console.log"; done 2> /dev/null |
+sed -n 's/^# kunit //p' | awk '!seen[$0]++' |
 while read -r line; do
 	declare -A v=()
 	for kv in $line; do v[${kv%%=*}]=${kv#*=}; done
@@ -111,5 +130,10 @@ echo "KUnit seq_cpu_table on the patched kernel (synthetic CPU masks):"
 column -t -s, "$out/kunit.csv"
 "$top/scripts/plot.sh" "$out"
 echo
-echo "(read time: full reads with 128 KiB read() calls, at least 11 and up to 201, median; clock: $clock)"
+echo "(read time: full reads with 128 KiB read() calls, at least 11 and up to 201, median;"
+echo " clock icount: -icount shift=0,sleep=off, guest clock counts instructions; host: multi-threaded TCG)"
 echo "(CSV: $out/compare.csv, $out/aa.csv, $out/kunit.csv; plot: $out/compare.png, $out/compare.svg)"
+if [ ${#failed[@]} -gt 0 ]; then
+	echo "compare: boots failed at ${failed[*]} vCPUs (left out above; see $out/*/result)" >&2
+	exit 1
+fi

@@ -20,6 +20,14 @@ awk -F, -v d="$data" 'NR > 1 {
 awk -F, -v d="$data" 'NR > 1 && $2 == 8192 && $1 ~ /all/ { print $2, $4, $5 > (d "/kunit.dat") }' \
 	"$dir/kunit.csv"
 [ -s "$data/kunit.dat" ] || echo "8192 NaN NaN" > "$data/kunit.dat"
+# which clock timed which vCPU counts, e.g. "icount: 1-64 vCPUs, host: 128-255 vCPUs"
+clocks=$(awk -F, 'NR > 1 {
+	if (!($11 in lo) || $2 < lo[$11]) lo[$11] = $2
+	if ($2 > hi[$11]) hi[$11] = $2
+} END {
+	for (c in lo) s = s (s ? ", " : "") c ": " (lo[c] == hi[c] ? lo[c] : lo[c] "-" hi[c]) " vCPUs"
+	print s
+}' "$dir/compare.csv")
 
 plot() {	# plot TERMINAL OUTPUT
 	gnuplot <<GP
@@ -44,7 +52,7 @@ plot for [i=1:3] "$data/stock-".word(files, i).".dat" using 1:2 with linespoints
      4096 with lines lc rgb "gray" dt 3 title "one page"
 set xrange [0.7:400]
 set ylabel "read time of the whole file (µs, median; bars: fastest to slowest)"
-set title "read time"
+set title "read time (clock $clocks)"
 set format y "%g"
 plot for [i=1:3] "$data/stock-".word(files, i).".dat" using 1:(\$3/1000):(\$4/1000):(\$5/1000) with yerrorlines lw 2 lc i title "stock ".word(files, i), \
      for [i=1:3] "$data/patched-".word(files, i).".dat" using 1:(\$3/1000):(\$4/1000):(\$5/1000) with yerrorlines lw 2 dt 2 lc i title "patched ".word(files, i)
