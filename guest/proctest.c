@@ -192,24 +192,21 @@ struct allocs {
 	int vmallocs;
 };
 
-/* Trace one full read of @path and sum up its allocations. */
-static struct allocs trace_read(const char *path)
+/* Start tracing the allocations of this process. */
+static void trace_on(void)
+{
+	write_file(TRACEFS "trace", "");
+	write_file(TRACEFS "tracing_on", "1");
+}
+
+/* Stop tracing and sum up the allocations since trace_on(). */
+static struct allocs trace_off(void)
 {
 	struct allocs a = { 0, 0, 0 };
-	int on = open(TRACEFS "tracing_on", O_WRONLY);
 	char *trace, *line, *save;
 	size_t len;
 
-	if (on < 0)
-		die(TRACEFS "tracing_on");
-	write_file(TRACEFS "trace", "");
-	if (write(on, "1", 1) != 1)
-		die("tracing_on");
-	read_through(path);
-	if (write(on, "0", 1) != 1)
-		die("tracing_on");
-	close(on);
-
+	write_file(TRACEFS "tracing_on", "0");
 	trace = slurp(TRACEFS "trace", &len);
 	for (line = strtok_r(trace, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
@@ -229,6 +226,14 @@ static struct allocs trace_read(const char *path)
 	}
 	free(trace);
 	return a;
+}
+
+/* Trace one full read of @path and sum up its allocations. */
+static struct allocs trace_read(const char *path)
+{
+	trace_on();
+	read_through(path);
+	return trace_off();
 }
 
 static int cmp_ll(const void *a, const void *b)
@@ -624,16 +629,20 @@ static int test_kunit(int patched)
 /* What make check asks of every boot: bounds, columns, the text, KUnit. */
 static int suite_check(int patched)
 {
+	struct allocs a;
 	unsigned int i;
 
 	trace_setup();
 	for (i = 0; i < NR_FILES; i++) {
-		struct allocs a = trace_read(files[i]);
-
+		a = trace_read(files[i]);
 		result_bounded(patched, files[i], &a);
 	}
 	test_columns();
+	/* the bound holds for every read size and pread() too */
+	trace_on();
 	test_read_patterns();
+	a = trace_off();
+	result_bounded(patched, "every read size and pread", &a);
 	test_dump();
 	test_kunit(patched);
 	return 0;
