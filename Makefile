@@ -18,7 +18,8 @@ CLOCK ?= auto
 export CLOCK
 CHECK_CPUS ?= 1 8 64 255
 TIMING_CPUS ?= 64
-export CHECK_CPUS TIMING_CPUS
+CHURN_CPUS ?= 64
+export CHECK_CPUS TIMING_CPUS CHURN_CPUS
 
 B := build
 FRAGMENTS := config/base.config

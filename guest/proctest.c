@@ -546,6 +546,39 @@ static void test_read_patterns(void)
 	}
 }
 
+/*
+ * One read() with a buffer larger than the file returns all of it: the
+ * next read() gives EOF. Single-read parsers (collectd reads /proc/stat
+ * with one read() of 64 KiB) rely on this for /proc/stat and
+ * /proc/softirqs, which stock shows as one record; stock's
+ * /proc/interrupts returns one seq_file buffer of rows per read().
+ */
+static void test_single_read(int patched)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_FILES; i++) {
+		const char *f = files[i];
+		size_t len, size;
+		char *text = slurp(f, &len), *buf;
+		ssize_t r, rest;
+		int fd = open(f, O_RDONLY);
+
+		size = 2 * len + 65536;
+		buf = malloc(size);
+		if (fd < 0 || !buf)
+			die(f);
+		r = read(fd, buf, size);
+		rest = read(fd, buf, size);
+		close(fd);
+		result(r > 0 && (rest == 0 || (i == 0 && !patched)),
+		       rest ? "stock returns one buffer of rows per read()" : NULL,
+		       "one read() %s: %zd of %zu bytes, then %zd", f, r, len, rest);
+		free(buf);
+		free(text);
+	}
+}
+
 static int suite_normalize(int padded)
 {
 	size_t cap = 1 << 16, n = 0;
@@ -565,7 +598,10 @@ static int suite_normalize(int padded)
 	return 0;
 }
 
-#define KUNIT_RESULTS "/sys/kernel/debug/kunit/seq_cpu_table/results"
+#define KUNIT_DEBUGFS "/sys/kernel/debug/kunit/"
+
+/* The series' KUnit suites; the patched kernels run them at boot. */
+static const char *const kunit_suites[] = { "seq_cpu_table", "irq_proc" };
 
 /*
  * The figures the KUnit suite gives for each synthetic table, as
@@ -573,7 +609,7 @@ static int suite_normalize(int padded)
  */
 static void kunit_figures(void)
 {
-	FILE *f = fopen(KUNIT_RESULTS, "r");
+	FILE *f = fopen(KUNIT_DEBUGFS "seq_cpu_table/results", "r");
 	char line[256], name[128];
 	unsigned long long bytes, largest, longest;
 	unsigned int records, cpus;
@@ -589,31 +625,32 @@ static void kunit_figures(void)
 }
 
 /*
- * The series' KUnit suite ran at boot (patched kernel only): its subtests
- * become tests of ours. Returns how many results it reported.
+ * A KUnit suite that ran at boot (patched kernels only): its cases become
+ * tests of ours, a skipped case a skip. Returns how many it reported.
  */
-static int test_kunit(int patched)
+static int test_kunit_suite(const char *suite)
 {
-	FILE *f = fopen(KUNIT_RESULTS, "r");
-	char line[256], name[128];
+	char path[128], line[512], name[128];
 	int n = 0, nr;
+	FILE *f;
 
-	if (!patched) {
-		result(1, "stock kernel has no seq_cpu_table suite", "kunit seq_cpu_table");
-		return 1;
-	}
+	snprintf(path, sizeof(path), KUNIT_DEBUGFS "%s/results", suite);
+	f = fopen(path, "r");
 	if (!f) {
-		printf("# %s: %s\n", KUNIT_RESULTS, strerror(errno));
-		result(0, NULL, "kunit seq_cpu_table");
+		printf("# %s: %s\n", path, strerror(errno));
+		result(0, NULL, "kunit %s", suite);
 		return 1;
 	}
 	while (fgets(line, sizeof(line), f)) {
-		char *p = line + strspn(line, " \t");
+		char *p = line + strspn(line, " \t"), *skip;
 		int ok = !strncmp(p, "ok ", 3);
 
 		if (line[0] == ' ' && (ok || !strncmp(p, "not ok ", 7)) &&
 		    sscanf(p + (ok ? 3 : 7), "%d %127s", &nr, name) == 2) {
-			result(ok, NULL, "kunit seq_cpu_table.%s", name);
+			skip = strstr(p, "# SKIP ");
+			if (skip)
+				skip[strcspn(skip, "\n")] = 0;
+			result(ok, skip ? skip + 7 : NULL, "kunit %s.%s", suite, name);
 			n++;
 		} else if (!strncmp(line, "    # ", 6) || !strncmp(line, "        ", 8)) {
 			/* diagnostics: sizes shown, and why a case failed */
@@ -622,8 +659,21 @@ static int test_kunit(int patched)
 	}
 	fclose(f);
 	if (!n)
-		result(0, NULL, "kunit seq_cpu_table reported no subtest");
+		result(0, NULL, "kunit %s reported no case", suite);
 	return n ? n : 1;
+}
+
+static void test_kunit(int patched)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(kunit_suites) / sizeof(kunit_suites[0]); i++) {
+		if (patched)
+			test_kunit_suite(kunit_suites[i]);
+		else
+			result(1, "stock kernel has no such suite", "kunit %s",
+			       kunit_suites[i]);
+	}
 }
 
 /* What make check asks of every boot: bounds, columns, the text, KUnit. */
@@ -643,6 +693,10 @@ static int suite_check(int patched)
 	test_read_patterns();
 	a = trace_off();
 	result_bounded(patched, "every read size and pread", &a);
+	trace_on();
+	test_single_read(patched);
+	a = trace_off();
+	result_bounded(patched, "one read() of the whole file", &a);
 	test_dump();
 	test_kunit(patched);
 	return 0;
@@ -662,9 +716,26 @@ static void on_term(int sig)
 struct reader_counts {
 	unsigned int passes[2];	/* /proc/interrupts, /proc/softirqs */
 	unsigned int bad[2];	/* rows disagreeing with their header */
+	unsigned int crossed[2];	/* passes with rows of several records */
 	unsigned int churn;	/* /proc/interrupts passes with a churn row */
 	unsigned int errors;	/* reads that failed (any file) */
 };
+
+/*
+ * Whether the header names a CPU of id 32 or more: the patched kernel
+ * then shows each row in several records of 32 CPU ids.
+ */
+static int header_crosses_chunk(const char *text)
+{
+	const char *end = strchrnul(text, '\n'), *p = text;
+	int max = -1;
+
+	while ((p = strstr(p, "CPU")) && p < end) {
+		p += 3;
+		max = atoi(p);
+	}
+	return max >= 32;
+}
 
 /*
  * A reader: passes over the three files with random read sizes, checking
@@ -672,7 +743,7 @@ struct reader_counts {
  */
 static void reader(int id, int out)
 {
-	struct reader_counts c = { { 0, 0 }, { 0, 0 }, 0, 0 };
+	struct reader_counts c = { { 0, 0 }, { 0, 0 }, { 0, 0 }, 0, 0 };
 	char why[128];
 	unsigned int n;
 
@@ -690,6 +761,7 @@ static void reader(int id, int out)
 			c.errors++;
 		if (i < 2 && len) {
 			c.passes[i]++;
+			c.crossed[i] += header_crosses_chunk(text);
 			if (i == 0 && strstr(text, "churn"))
 				c.churn++;
 			if (!check_columns(files[i], text, why, sizeof(why))) {
@@ -727,7 +799,7 @@ static void readers_start(struct readers *r)
 
 static struct reader_counts readers_stop(struct readers *r)
 {
-	struct reader_counts sum = { { 0, 0 }, { 0, 0 }, 0, 0 }, c;
+	struct reader_counts sum = { { 0, 0 }, { 0, 0 }, { 0, 0 }, 0, 0 }, c;
 	unsigned int i, j;
 
 	for (i = 0; i < NR_READERS; i++) {
@@ -738,6 +810,7 @@ static struct reader_counts readers_stop(struct readers *r)
 		for (j = 0; j < 2; j++) {
 			sum.passes[j] += c.passes[j];
 			sum.bad[j] += c.bad[j];
+			sum.crossed[j] += c.crossed[j];
 		}
 		sum.churn += c.churn;
 		sum.errors += c.errors;
@@ -760,13 +833,13 @@ static void result_churn_columns(int patched, const char *what,
 	for (i = 0; i < 2; i++) {
 		if (patched)
 			result(c->passes[i] > 0 && !c->bad[i], NULL,
-			       "%s columns %s: %u of %u passes disagree", what,
-			       files[i], c->bad[i], c->passes[i]);
+			       "%s columns %s: %u of %u passes disagree, %u with rows of several records",
+			       what, files[i], c->bad[i], c->passes[i], c->crossed[i]);
 		else
 			result(c->passes[i] > 0,
 			       c->bad[i] ? "stock does not keep columns and header in step" : NULL,
-			       "%s columns %s: %u of %u passes disagree", what,
-			       files[i], c->bad[i], c->passes[i]);
+			       "%s columns %s: %u of %u passes disagree, %u with rows of several records",
+			       what, files[i], c->bad[i], c->passes[i], c->crossed[i]);
 	}
 }
 
@@ -786,28 +859,72 @@ static int set_online(int cpu, int on)
 
 #define CHURN_SECS 30
 
-/* CPU hotplug churn: random CPUs go offline and online under the readers. */
+static int any_cpu(int cpu)
+{
+	return cpu >= 0;
+}
+
+static int even_cpu(int cpu)
+{
+	return cpu % 2 == 0;
+}
+
+static int cpu_below_33(int cpu)
+{
+	return cpu <= 32;
+}
+
+static const struct hotplug_phase {
+	const char *name;
+	int (*allowed)(int cpu);	/* may be online in this phase */
+} hotplug_phases[] = {
+	{ "any CPU", any_cpu },
+	{ "odd CPUs offline", even_cpu },
+	{ "CPUs above 32 offline", cpu_below_33 },
+};
+#define NR_PHASES (sizeof(hotplug_phases) / sizeof(hotplug_phases[0]))
+
+/*
+ * CPU hotplug churn under the readers, in phases of CHURN_SECS / 3: CPUs
+ * the phase does not allow are offline (sparse masks, rows with a gap or
+ * ending in the second record), and random allowed CPUs go offline and
+ * online again.
+ */
 static int suite_hotplug(int patched)
 {
 	int ncpus = online_cpus(), toggles = 0, refused = 0, i;
 	struct reader_counts c;
 	struct readers r;
-	long long end;
+	unsigned int k;
 
 	if (ncpus < 2)
 		die("hotplug needs 2 CPUs");
 	readers_start(&r);
 	srand(42);
-	end = now_ns() + CHURN_SECS * 1000000000LL;
-	while (now_ns() < end) {
-		int cpu = 1 + rand() % (ncpus - 1);
+	for (k = 0; k < NR_PHASES; k++) {
+		const struct hotplug_phase *ph = &hotplug_phases[k];
+		long long end = now_ns() + CHURN_SECS * 1000000000LL / NR_PHASES;
+		int before = toggles;
 
-		if (set_online(cpu, 0))
-			toggles++;
-		else
-			refused++;
-		cpu = 1 + rand() % (ncpus - 1);
-		set_online(cpu, 1);
+		for (i = 1; i < ncpus; i++)
+			set_online(i, ph->allowed(i));
+		printf("# hotplug phase %s: %d CPUs online\n", ph->name, online_cpus());
+		while (now_ns() < end) {
+			int cpu = 1 + rand() % (ncpus - 1);
+
+			if (!ph->allowed(cpu))
+				continue;
+			if (set_online(cpu, 0))
+				toggles++;
+			else
+				refused++;
+			do
+				cpu = 1 + rand() % (ncpus - 1);
+			while (!ph->allowed(cpu));
+			set_online(cpu, 1);
+		}
+		printf("# hotplug phase %s: %d CPUs taken offline\n", ph->name,
+		       toggles - before);
 	}
 	for (i = 1; i < ncpus; i++)
 		set_online(i, 1);
@@ -876,14 +993,21 @@ static int suite_irqchurn(int patched, const char *kernel)
 	struct reader_counts c;
 	struct readers r;
 	unsigned long rounds;
+	int i, ncpus = online_cpus();
 
 	snprintf(cmd, sizeof(cmd), "insmod /lib/modules/irq_churn-%s.ko 2>&1", kernel);
 	if (run_quiet(cmd)) {
 		result(0, NULL, "irqchurn module loads");
 		return 0;
 	}
+	/* the second half with every other CPU offline: a sparse mask */
 	readers_start(&r);
-	sleep(CHURN_SECS);
+	sleep(CHURN_SECS / 2);
+	for (i = 1; i < ncpus; i += 2)
+		set_online(i, 0);
+	sleep(CHURN_SECS / 2);
+	for (i = 1; i < ncpus; i++)
+		set_online(i, 1);
 	rounds = read_ulong(IRQ_CHURN_ROUNDS);
 	c = readers_stop(&r);
 	result(!run_quiet("rmmod irq_churn 2>&1"), NULL, "irqchurn module unloads");

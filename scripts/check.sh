@@ -6,7 +6,9 @@
 #   CHECK_CPUS   vCPU counts booted with the check and parsers suites
 #                                                          (1 8 64 255)
 #   TIMING_CPUS  vCPU counts timed under -icount            (64)
-# At 8 vCPUs: CPU hotplug and interrupt churn under readers, and failing
+#   CHURN_CPUS   vCPUs of the churn boots                   (64)
+# At CHURN_CPUS (more than 32, so that rows span several records): CPU
+# hotplug with sparse masks and interrupt churn under readers, and failing
 # allocations, on stock and patched; then all of that and the check suite
 # on the debug kernel (KASAN, lockdep, kmemleak).
 set -uo pipefail
@@ -16,6 +18,7 @@ build=${BUILD:-$top/build}
 results=${RESULTS:-$top/results}/check
 check_cpus=${CHECK_CPUS:-1 8 64 255}
 timing_cpus=${TIMING_CPUS:-64}
+churn_cpus=${CHURN_CPUS:-64}
 kernels="stock patched"
 
 nr=0 passed=0 failed=0 skipped=0
@@ -134,10 +137,10 @@ for n in $check_cpus; do
 done
 
 churn=hotplug,irqchurn,failslab
-boot_both 8 $churn churn-
+boot_both "$churn_cpus" $churn churn-
 # KASAN and lockdep under TCG: several times slower
-BOOT_TIMEOUT=1500 run debug 8 check,$churn,kmemleak "$results/debug-8"
-collect debug 8 check,$churn,kmemleak "$results/debug-8"
+BOOT_TIMEOUT=1500 run debug "$churn_cpus" check,$churn,kmemleak "$results/debug-$churn_cpus"
+collect debug "$churn_cpus" check,$churn,kmemleak "$results/debug-$churn_cpus"
 
 for n in $timing_cpus; do
 	boot_both -t "$n" measure timing-
