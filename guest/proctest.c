@@ -561,6 +561,7 @@ static void test_single_read(int patched)
 		const char *f = files[i];
 		size_t len, size;
 		char *text = slurp(f, &len), *buf;
+		const char *skip;
 		ssize_t r, rest;
 		int fd = open(f, O_RDONLY);
 
@@ -571,8 +572,9 @@ static void test_single_read(int patched)
 		r = read(fd, buf, size);
 		rest = read(fd, buf, size);
 		close(fd);
-		result(r > 0 && (rest == 0 || (i == 0 && !patched)),
-		       rest ? "stock returns one buffer of rows per read()" : NULL,
+		skip = !patched && i == 0 && rest ?
+			"stock returns one buffer of rows per read()" : NULL;
+		result(r > 0 && (rest == 0 || skip), skip,
 		       "one read() %s: %zd of %zu bytes, then %zd", f, r, len, rest);
 		free(buf);
 		free(text);
@@ -892,7 +894,7 @@ static const struct hotplug_phase {
  */
 static int suite_hotplug(int patched)
 {
-	int ncpus = online_cpus(), toggles = 0, refused = 0, i;
+	int ncpus = online_cpus(), toggles = 0, refused = 0, idle = 0, i;
 	struct reader_counts c;
 	struct readers r;
 	unsigned int k;
@@ -903,12 +905,13 @@ static int suite_hotplug(int patched)
 	srand(42);
 	for (k = 0; k < NR_PHASES; k++) {
 		const struct hotplug_phase *ph = &hotplug_phases[k];
-		long long end = now_ns() + CHURN_SECS * 1000000000LL / NR_PHASES;
 		int before = toggles;
+		long long end;
 
 		for (i = 1; i < ncpus; i++)
 			set_online(i, ph->allowed(i));
 		printf("# hotplug phase %s: %d CPUs online\n", ph->name, online_cpus());
+		end = now_ns() + CHURN_SECS * 1000000000LL / NR_PHASES;
 		while (now_ns() < end) {
 			int cpu = 1 + rand() % (ncpus - 1);
 
@@ -925,13 +928,15 @@ static int suite_hotplug(int patched)
 		}
 		printf("# hotplug phase %s: %d CPUs taken offline\n", ph->name,
 		       toggles - before);
+		idle += toggles == before;
 	}
 	for (i = 1; i < ncpus; i++)
 		set_online(i, 1);
 	c = readers_stop(&r);
 	printf("# hotplug: %d CPUs taken offline in %d s (%d refused), all back online: %d\n",
 	       toggles, CHURN_SECS, refused, online_cpus());
-	result(toggles > 0 && online_cpus() == ncpus, NULL, "hotplug churn ran");
+	result(!idle && online_cpus() == ncpus, NULL,
+	       "hotplug churn ran in every phase");
 	result_churn_columns(patched, "hotplug", &c);
 	return 0;
 }
