@@ -19,7 +19,7 @@ if [ ! -d "$tree" ]; then
 	git -C "$patched" worktree add -q --detach "$tree" base || die "worktree"
 fi
 objs=$(git -C "$patched" diff --name-only base..HEAD -- '*.c' |
-	grep -v '^fs/tests/' | sed 's/\.c$/.o/' | tr '\n' ' ')
+	grep -Ev '^fs/tests/|/proc_test\.c$' | sed 's/\.c$/.o/' | tr '\n' ' ')
 
 configure() {	# configure OUT SMP(y|n)
 	local out=$1
@@ -53,7 +53,7 @@ for smp in y n; do
 		subject=$(git -C "$tree" log -1 --format=%s)
 		# options that earlier prefixes do not know were dropped: again
 		"$tree/scripts/config" --file "$out/.config" \
-			--enable SEQ_FILE_KUNIT_TEST --enable KUNIT_DEBUGFS
+			--enable SEQ_FILE_KUNIT_TEST --enable IRQ_PROC_KUNIT_TEST --enable KUNIT_DEBUGFS
 		nr=$((nr + 1))
 		cpus=$([ $smp = y ] && echo 2 || echo 1)
 		if ! make -s -C "$tree" O="$out" -j"$(nproc)" KCFLAGS=-Werror $objs \
