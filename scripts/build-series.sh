@@ -7,7 +7,8 @@
 # SMP the boot has 8 vCPUs under -icount and also runs "measure", so every
 # prefix has its read times on the instruction clock (series.csv); without
 # SMP, 1 vCPU. It works in a worktree of build/src/patched, so the rig's own
-# trees keep their file times; about 50 minutes on 2 cores.
+# trees keep their file times; about 50 minutes on 2 cores (SERIES_SMP=y:
+# only the SMP builds, about half of that).
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -48,7 +49,7 @@ mkdir -p "$results"
 echo "KTAP version 1"
 echo "prefix,subject,file,cpus,bytes,largest_alloc,read_ns" > "$results/series.csv"
 rc=0 nr=0
-for smp in y n; do
+for smp in ${SERIES_SMP:-y n}; do
 	out=$build/series-smp-$smp
 	configure "$out" $smp
 	for c in $(git -C "$patched" rev-list --reverse base..HEAD); do
