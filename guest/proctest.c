@@ -603,7 +603,9 @@ static int suite_normalize(int padded)
 #define KUNIT_DEBUGFS "/sys/kernel/debug/kunit/"
 
 /* The series' KUnit suites; the patched kernels run them at boot. */
-static const char *const kunit_suites[] = { "seq_cpu_table", "irq_proc" };
+static const char *const kunit_suites[] = {
+	"seq_cpu_table", "irq_proc", "proc_softirqs", "proc_stat"
+};
 
 /*
  * The figures the KUnit suite gives for each synthetic table, as
