@@ -22,7 +22,7 @@ if [ ! -d "$tree" ]; then
 	git -C "$patched" worktree add -q --detach "$tree" base || die "worktree"
 fi
 objs=$(git -C "$patched" diff --name-only base..HEAD -- '*.c' |
-	grep -Ev '^fs/tests/|/proc_test\.c$' | sed 's/\.c$/.o/' | tr '\n' ' ')
+	grep -Ev '^fs/tests/|_test\.c$' | sed 's/\.c$/.o/' | tr '\n' ' ')
 
 configure() {	# configure OUT SMP(y|n)
 	local out=$1
@@ -57,7 +57,8 @@ for smp in ${SERIES_SMP:-y n}; do
 		subject=$(git -C "$tree" log -1 --format=%s)
 		# options that earlier prefixes do not know were dropped: again
 		"$tree/scripts/config" --file "$out/.config" \
-			--enable SEQ_FILE_KUNIT_TEST --enable IRQ_PROC_KUNIT_TEST --enable KUNIT_DEBUGFS
+			--enable SEQ_FILE_KUNIT_TEST --enable IRQ_PROC_KUNIT_TEST \
+			--enable PROC_CPU_TABLES_KUNIT_TEST --enable KUNIT_DEBUGFS
 		nr=$((nr + 1))
 		if [ $smp = y ]; then
 			cpus=8 suite=read,measure timing=-t
