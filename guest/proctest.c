@@ -23,6 +23,9 @@
  *     probe      passes: tells the host that the guest booted
  *     broken     a test that always fails: proves the host notices a
  *                failure and names it
+ *     faults     loads rig_fault with the reports named by rig.faults= on
+ *                the command line: proves the host finds kernel reports
+ *                of any level and names them
  *   proctest normalize [stat] < TEXT   the shape of /proc text (numbers
  *                reduced), as the tests compare it; also built for the host
  *
@@ -1457,6 +1460,38 @@ static int suite_kmemleak(void)
 	return 0;
 }
 
+/*
+ * faults: load rig_fault with report= the list given as rig.faults= on
+ * the kernel command line, so that the kernel reports what the host must
+ * catch; with "leak", let kmemleak scan. The guest's own test passes: the
+ * host's verdict must fail the boot and name each report.
+ */
+static int suite_faults(const char *kernel)
+{
+	char cmd[256], *cmdline, *list;
+	size_t len;
+
+	cmdline = slurp("/proc/cmdline", &len);
+	list = strstr(cmdline, "rig.faults=");
+	if (!list) {
+		result(0, NULL, "faults: no rig.faults= on the command line");
+		free(cmdline);
+		return 0;
+	}
+	list += strlen("rig.faults=");
+	list[strcspn(list, " \n")] = '\0';
+	snprintf(cmd, sizeof(cmd), "insmod /lib/modules/rig_fault-%s.ko report=%s 2>&1",
+		 kernel, list);
+	result(run_quiet(cmd) == 0, NULL, "faults: rig_fault loaded, report=%s", list);
+	if (strstr(list, "leak")) {
+		sleep(6);	/* kmemleak reports objects older than 5 s */
+		write_file(KMEMLEAK, "scan");
+		write_file(KMEMLEAK, "scan");
+	}
+	free(cmdline);
+	return 0;
+}
+
 static int suite_broken(void)
 {
 	result(1, NULL, "control-passes");
@@ -1503,6 +1538,8 @@ int main(int argc, char **argv)
 			suite_failslab();
 		else if (!strcmp(suite, "kmemleak"))
 			suite_kmemleak();
+		else if (!strcmp(suite, "faults"))
+			suite_faults(kernel);
 		else if (!strcmp(suite, "broken"))
 			suite_broken();
 		else

@@ -126,10 +126,38 @@ while IFS= read -r line; do
 	esac
 done < <("$top/scripts/checkpatch.sh")
 
-# The rig itself must notice a failing guest test and name it.
-"$top/scripts/boot.sh" "$build/patched/boot.img" 1 patched broken "$results/broken" 2>/dev/null
+# The rig itself must notice a failing guest test and name it, and find
+# the kernel's reports of any level in the kernel log and name each: the
+# debug kernel with rig_fault loaded (KUnit off, to keep the boots short;
+# KASAN panics, so it has a boot of its own).
+"$top/scripts/boot.sh" "$build/patched/boot.img" 1 patched broken "$results/broken" 2>/dev/null &
+RIG_APPEND="kunit.enable=0 rig.faults=rcu,sleep,lockdep,leak" \
+	run debug 1 faults "$results/faults" &
+RIG_APPEND="kunit.enable=0 rig.faults=kasan" run debug 1 faults "$results/faults-kasan" &
+wait
 report "$(grep -q 'fail.*deliberately-broken' "$results/broken/result" && echo 1 || echo 0)" \
 	"rig reports a failing guest test by name ($(cat "$results/broken/result"))"
+for kind in RCU might_sleep lockdep kmemleak; do
+	report "$(grep -q "^fail .*kernel reports:.*$kind (" "$results/faults/result" && echo 1 || echo 0)" \
+		"rig fails a boot on a $kind report and names it"
+done
+report "$(grep -q '^fail .*kernel reports:.*KASAN (BUG: KASAN' "$results/faults-kasan/result" && echo 1 || echo 0)" \
+	"rig fails a boot on a KASAN report and names it"
+echo "# $(cat "$results/faults/result")"
+echo "# $(cat "$results/faults-kasan/result")"
+# The verdict does not rest on "not ok" lines alone: judged again with
+# its "not ok" line garbled, the broken run must fail on the guest's
+# Totals; with those mended too, on the guest's exit code.
+garbled=$results/broken-garbled
+rm -rf "$garbled" && cp -r "$results/broken" "$garbled"
+sed -i 's/^not ok/not  ok/' "$garbled/console.log"
+why=$("$top/scripts/boot.sh" --judge "$garbled")
+report "$(grep -q '^fail guest counts failures' <<< "$why" && echo 1 || echo 0)" \
+	"rig fails a run with a garbled not-ok line on the guest's Totals ($why)"
+sed -i 's/^\(# Totals: pass:[0-9]*\) fail:1 /\1 fail:0 /' "$garbled/console.log"
+why=$("$top/scripts/boot.sh" --judge "$garbled")
+report "$(grep -q '^fail guest did not end well: rig: done rc=1' <<< "$why" && echo 1 || echo 0)" \
+	"rig fails a run with garbled not-ok and Totals lines on the guest's exit code ($why)"
 
 for n in $check_cpus; do
 	boot_both "$n" check,parsers ""

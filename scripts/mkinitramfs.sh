@@ -1,8 +1,8 @@
 #!/bin/bash
 # mkinitramfs.sh OUT.cpio.gz
 # busybox-static, the static guest programs, the kernel's selftests that
-# read these files, the irq_churn module built for every kernel in build/
-# that has one (stock, patched, debug), and Debian's mpstat, vmstat, top
+# read these files, the test modules (irq_churn, rig_fault) built for every
+# kernel in build/ that has one (stock, patched, debug), and Debian's mpstat, vmstat, top
 # and irqbalance with the libraries ldd names; packed by the kernel's own
 # usr/gen_init_cpio from a spec written here (build/initramfs.spec).
 set -euo pipefail
@@ -27,15 +27,17 @@ if [ ! -x "$gen" ] || [ "$gen" -ot "$build/src/stock/usr/gen_init_cpio.c" ]; the
 fi
 make -s -C "$top/guest" O="$build/guest" KSRC="$build/src/stock"
 
-# The test module, once per kernel: it must match that kernel's config.
+# The test modules, once per kernel: each must match that kernel's config.
 modules=()
 for k in stock patched debug; do
 	[ -f "$build/$k/Module.symvers" ] || continue
-	mod=$build/$k/irq_churn
-	mkdir -p "$mod"
-	cp -u "$top"/guest/irq_churn/* "$mod/"
-	make -s -C "$build/$k" M="$mod" modules
-	modules+=("/lib/modules/irq_churn-$k.ko $mod/irq_churn.ko")
+	for m in irq_churn rig_fault; do
+		mod=$build/$k/$m
+		mkdir -p "$mod"
+		cp -u "$top/guest/$m"/* "$mod/"
+		make -s -C "$build/$k" M="$mod" modules
+		modules+=("/lib/modules/$m-$k.ko $mod/$m.ko")
+	done
 done
 [ ${#modules[@]} -gt 0 ] || die "no kernel built in $build (run: make kernels)"
 
