@@ -684,6 +684,365 @@ static void test_kunit(int patched)
 }
 
 /* What make check asks of every boot: bounds, columns, the text, KUnit. */
+/*
+ * Values, not just shapes. A table of /proc/interrupts or /proc/softirqs:
+ * the CPU ids of the header, and for each row its label, its number (or
+ * -1) and its counts.
+ */
+struct table_row {
+	char label[24];
+	long irq;		/* the row's interrupt number, or -1 */
+	int ncols;
+	unsigned long long *v;
+};
+
+struct table {
+	int ncpus;
+	int *cpu;		/* CPU id of each column */
+	int nrows;
+	struct table_row *rows;
+};
+
+static struct table parse_table(const char *path)
+{
+	struct table t = { 0, NULL, 0, NULL };
+	size_t len;
+	char *text = slurp(path, &len), *line, *save, *p;
+
+	line = strtok_r(text, "\n", &save);
+	for (p = line; p && (p = strstr(p, "CPU")); p += 3) {
+		t.cpu = realloc(t.cpu, (t.ncpus + 1) * sizeof(int));
+		t.cpu[t.ncpus++] = atoi(p + 3);
+	}
+	while ((line = strtok_r(NULL, "\n", &save))) {
+		struct table_row *r;
+		char *colon = strchr(line, ':'), *q;
+
+		if (!colon)
+			continue;
+		t.rows = realloc(t.rows, (t.nrows + 1) * sizeof(*t.rows));
+		r = &t.rows[t.nrows++];
+		*colon = 0;
+		for (q = line; *q == ' '; q++)
+			;
+		snprintf(r->label, sizeof(r->label), "%s", q);
+		r->irq = (*q >= '0' && *q <= '9') ? strtol(q, NULL, 10) : -1;
+		r->v = calloc(t.ncpus + 1, sizeof(*r->v));
+		r->ncols = 0;
+		for (p = colon + 1; r->ncols < t.ncpus; ) {
+			char *end;
+
+			while (*p == ' ')
+				p++;
+			if (*p < '0' || *p > '9')
+				break;
+			r->v[r->ncols++] = strtoull(p, &end, 10);
+			p = end;
+			if (*p != ' ' && *p)
+				break;
+		}
+	}
+	free(text);
+	return t;
+}
+
+static void free_table(struct table *t)
+{
+	int i;
+
+	for (i = 0; i < t->nrows; i++)
+		free(t->rows[i].v);
+	free(t->rows);
+	free(t->cpu);
+}
+
+/* The CPU ids of a list like /sys/devices/system/cpu/online ("0-3,5"). */
+static int *cpu_list(const char *path, int *n)
+{
+	size_t len;
+	char *s = slurp_sized(path, 4096, &len), *p = s;
+	int *ids = NULL;
+
+	*n = 0;
+	while (*p >= '0' && *p <= '9') {
+		long a = strtol(p, &p, 10), b = a;
+
+		if (*p == '-')
+			b = strtol(p + 1, &p, 10);
+		for (; a <= b; a++) {
+			ids = realloc(ids, (*n + 1) * sizeof(int));
+			ids[(*n)++] = a;
+		}
+		if (*p == ',')
+			p++;
+	}
+	free(s);
+	return ids;
+}
+
+/* The header names exactly the CPUs of @list, in order. */
+static void test_header_cpus(const char *path, const char *list)
+{
+	struct table t = parse_table(path);
+	int n, *ids = cpu_list(list, &n), i, ok = t.ncpus == n;
+
+	for (i = 0; ok && i < n; i++)
+		ok = t.cpu[i] == ids[i];
+	if (!ok)
+		printf("# %s header names %d CPUs (column %d is CPU%d), %s lists %d (CPU%d)\n",
+		       path, t.ncpus, i, i && i <= t.ncpus ? t.cpu[i - 1] : -1,
+		       list, n, i && i <= n ? ids[i - 1] : -1);
+	result(ok, NULL, "values: %s header names the CPUs of %s", path, list);
+	free(ids);
+	free_table(&t);
+}
+
+/* The cpuN lines of /proc/stat are the online CPUs, in order. */
+static void test_stat_cpus(void)
+{
+	size_t len;
+	char *text = slurp("/proc/stat", &len), *line, *save;
+	int n, *ids = cpu_list("/sys/devices/system/cpu/online", &n), i = 0, ok = 1;
+
+	for (line = strtok_r(text, "\n", &save); line && ok;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(line, "cpu", 3) || line[3] < '0' || line[3] > '9')
+			continue;
+		ok = i < n && atoi(line + 3) == ids[i];
+		if (!ok)
+			printf("# /proc/stat line %.20s where CPU%d was due\n",
+			       line, i < n ? ids[i] : -1);
+		i++;
+	}
+	ok = ok && i == n;
+	result(ok, NULL, "values: /proc/stat has a cpuN line for each online CPU, in order (%d)", i);
+	free(ids);
+	free(text);
+}
+
+/* Numbered rows ascending without duplicates; named rows not repeated. */
+static void test_row_order(const char *path)
+{
+	struct table t = parse_table(path);
+	int i, j, ok = t.nrows > 0;
+	long last = -1;
+
+	for (i = 0; ok && i < t.nrows; i++) {
+		if (t.rows[i].irq >= 0) {
+			ok = t.rows[i].irq > last;
+			last = t.rows[i].irq;
+		}
+		for (j = 0; ok && j < i; j++)
+			ok = strcmp(t.rows[i].label, t.rows[j].label) != 0;
+		if (!ok)
+			printf("# %s row %d \"%s\" out of order or repeated\n",
+			       path, i, t.rows[i].label);
+	}
+	result(ok, NULL, "values: %s rows in order, none repeated (%d rows)", path, t.nrows);
+	free_table(&t);
+}
+
+/* /sys/kernel/irq/N/per_cpu_count of every interrupt, by possible CPU. */
+struct irq_counts {
+	int nr;			/* interrupts: 0 .. nr - 1 */
+	unsigned long long **v;	/* v[irq][cpu] or NULL */
+};
+
+static struct irq_counts read_irq_counts(int nr, int ncpus)
+{
+	struct irq_counts c = { nr, calloc(nr, sizeof(unsigned long long *)) };
+	char path[64];
+	int irq;
+
+	for (irq = 0; irq < nr; irq++) {
+		char *s, *p;
+		size_t len;
+		int cpu, fd;
+
+		snprintf(path, sizeof(path), "/sys/kernel/irq/%d/per_cpu_count", irq);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			continue;
+		close(fd);
+		s = slurp_sized(path, 1 << 16, &len);
+		c.v[irq] = calloc(ncpus, sizeof(unsigned long long));
+		for (p = s, cpu = 0; cpu < ncpus && *p; cpu++) {
+			c.v[irq][cpu] = strtoull(p, &p, 10);
+			if (*p == ',')
+				p++;
+		}
+		free(s);
+	}
+	return c;
+}
+
+static void free_irq_counts(struct irq_counts *c)
+{
+	int irq;
+
+	for (irq = 0; irq < c->nr; irq++)
+		free(c->v[irq]);
+	free(c->v);
+}
+
+/*
+ * Every count of every numbered /proc/interrupts row lies between the
+ * per_cpu_count values of its interrupt read just before and just after,
+ * in the column of the CPU the header names. Possible CPUs are 0 .. n - 1.
+ */
+static void test_irq_counts(void)
+{
+	int npossible, *possible = cpu_list("/sys/devices/system/cpu/possible", &npossible);
+	int nr = 4096, checked = 0, ok = 1, i, j;
+	struct irq_counts before = read_irq_counts(nr, npossible), after;
+	struct table t = parse_table("/proc/interrupts");
+
+	after = read_irq_counts(nr, npossible);
+	for (i = 0; ok && i < t.nrows; i++) {
+		struct table_row *r = &t.rows[i];
+
+		if (r->irq < 0 || r->irq >= nr || !before.v[r->irq] || !after.v[r->irq])
+			continue;
+		for (j = 0; ok && j < r->ncols && j < t.ncpus; j++) {
+			int cpu = t.cpu[j];
+
+			ok = cpu < npossible && before.v[r->irq][cpu] <= r->v[j] &&
+			     r->v[j] <= after.v[r->irq][cpu];
+			if (!ok)
+				printf("# IRQ %ld column %d (CPU%d): %llu, per_cpu_count %llu before, %llu after\n",
+				       r->irq, j, cpu, r->v[j],
+				       cpu < npossible ? before.v[r->irq][cpu] : 0,
+				       cpu < npossible ? after.v[r->irq][cpu] : 0);
+			checked++;
+		}
+	}
+	result(ok && checked > 0, NULL,
+	       "values: /proc/interrupts counts within per_cpu_count before and after (%d counts)",
+	       checked);
+	free_table(&t);
+	free_irq_counts(&before);
+	free_irq_counts(&after);
+	free(possible);
+}
+
+/* The sums of each row of /proc/softirqs, and of all. */
+static void softirq_sums(unsigned long long *sums, int *n)
+{
+	struct table t = parse_table("/proc/softirqs");
+	int i, j;
+
+	*n = t.nrows;
+	sums[0] = 0;
+	for (i = 0; i < t.nrows && i < 15; i++) {
+		sums[i + 1] = 0;
+		for (j = 0; j < t.rows[i].ncols; j++)
+			sums[i + 1] += t.rows[i].v[j];
+		sums[0] += sums[i + 1];
+	}
+	free_table(&t);
+}
+
+/* The numbers of a /proc/stat line ("softirq", "intr") after its name. */
+static int stat_line(const char *name, unsigned long long **v)
+{
+	size_t len, nl = strlen(name);
+	char *text = slurp("/proc/stat", &len), *line, *save, *p;
+	int n = 0;
+
+	*v = NULL;
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(line, name, nl) || line[nl] != ' ')
+			continue;
+		for (p = line + nl; *p == ' '; ) {
+			*v = realloc(*v, (n + 1) * sizeof(**v));
+			(*v)[n++] = strtoull(p, &p, 10);
+		}
+	}
+	free(text);
+	return n;
+}
+
+/*
+ * The softirq line of /proc/stat against the row sums of /proc/softirqs
+ * read before and after it; the intr line's counts against the row sums
+ * of /proc/interrupts read before and after it (when every possible CPU
+ * is online, as the intr counts are over all of them).
+ */
+static void test_sums(void)
+{
+	unsigned long long lo[16], hi[16], *st, *intr;
+	int nlo, nhi, n, i, ok, checked = 0, npossible, nonline;
+	struct table tlo, thi;
+	int *p = cpu_list("/sys/devices/system/cpu/possible", &npossible);
+	int *o = cpu_list("/sys/devices/system/cpu/online", &nonline);
+
+	softirq_sums(lo, &nlo);
+	n = stat_line("softirq", &st);
+	softirq_sums(hi, &nhi);
+	ok = nlo == nhi && n == nlo + 1;
+	for (i = 0; ok && i < n; i++)
+		ok = lo[i] <= st[i] && st[i] <= hi[i];
+	if (!ok)
+		printf("# /proc/stat softirq field %d: %llu, /proc/softirqs sums %llu, %llu (%d, %d rows, %d fields)\n",
+		       i - 1, i ? st[i - 1] : 0, i ? lo[i - 1] : 0, i ? hi[i - 1] : 0,
+		       nlo, nhi, n);
+	result(ok, NULL, "values: /proc/stat softirq line within /proc/softirqs row sums (%d fields)", n);
+	free(st);
+
+	if (npossible != nonline) {
+		result(1, "CPUs offline: intr counts include them", "values: /proc/stat intr counts");
+		free(p);
+		free(o);
+		return;
+	}
+	tlo = parse_table("/proc/interrupts");
+	n = stat_line("intr", &intr);
+	thi = parse_table("/proc/interrupts");
+	ok = n > 1;
+	for (i = 0; ok && i < tlo.nrows; i++) {
+		unsigned long long a = 0, b = 0;
+		struct table_row *r = &tlo.rows[i], *s;
+		int j, k;
+
+		if (r->irq < 0 || r->irq + 1 >= n)
+			continue;
+		for (k = 0; k < thi.nrows && thi.rows[k].irq != r->irq; k++)
+			;
+		if (k == thi.nrows)
+			continue;	/* freed in between */
+		s = &thi.rows[k];
+		for (j = 0; j < r->ncols; j++)
+			a += r->v[j];
+		for (j = 0; j < s->ncols; j++)
+			b += s->v[j];
+		ok = a <= intr[r->irq + 1] && intr[r->irq + 1] <= b;
+		if (!ok)
+			printf("# /proc/stat intr IRQ %ld: %llu, /proc/interrupts sums %llu, %llu\n",
+			       r->irq, intr[r->irq + 1], a, b);
+		checked++;
+	}
+	result(ok && checked > 0, NULL,
+	       "values: /proc/stat intr counts within /proc/interrupts row sums (%d interrupts)",
+	       checked);
+	free(intr);
+	free_table(&tlo);
+	free_table(&thi);
+	free(p);
+	free(o);
+}
+
+static void test_values(void)
+{
+	test_header_cpus("/proc/interrupts", "/sys/devices/system/cpu/online");
+	test_header_cpus("/proc/softirqs", "/sys/devices/system/cpu/possible");
+	test_stat_cpus();
+	test_row_order("/proc/interrupts");
+	test_row_order("/proc/softirqs");
+	test_irq_counts();
+	test_sums();
+}
+
 static int suite_check(int patched)
 {
 	struct allocs a;
@@ -695,6 +1054,7 @@ static int suite_check(int patched)
 		result_bounded(patched, files[i], &a);
 	}
 	test_columns();
+	test_values();
 	/* the bound holds for every read size and pread() too */
 	trace_on();
 	test_read_patterns();
