@@ -10,9 +10,8 @@
 # trees keep their file times; about 50 minutes on 2 cores (SERIES_SMP=y:
 # only the SMP builds, about half of that).
 set -uo pipefail
+. "$(dirname "$0")/lib.sh"
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-build=${BUILD:-$top/build}
 patched=$build/src/patched
 tree=$build/src/series
 die() { echo "build-series: $*" >&2; exit 1; }
@@ -48,7 +47,6 @@ mkdir -p "$results"
 [ -f "$build/initramfs.cpio.gz" ] || die "no initramfs (run: make initramfs)"
 echo "KTAP version 1"
 echo "prefix,subject,file,cpus,bytes,largest_alloc,read_ns" > "$results/series.csv"
-rc=0 nr=0
 for smp in ${SERIES_SMP:-y n}; do
 	out=$build/series-smp-$smp
 	configure "$out" $smp
@@ -59,33 +57,30 @@ for smp in ${SERIES_SMP:-y n}; do
 		"$tree/scripts/config" --file "$out/.config" \
 			--enable SEQ_FILE_KUNIT_TEST --enable IRQ_PROC_KUNIT_TEST \
 			--enable PROC_CPU_TABLES_KUNIT_TEST --enable KUNIT_DEBUGFS
-		nr=$((nr + 1))
+		nr=$(git -C "$patched" rev-list --count base.."$c")
 		if [ $smp = y ]; then
-			cpus=8 suite=read,measure timing=-t
+			cpus=8 suite=read,measure timing=(-t)
 		else
-			cpus=1 suite=read timing=
+			cpus=1 suite=read timing=()
 		fi
+		name="CONFIG_SMP=$smp: $subject"
+		run=$results/smp-$smp-$nr
 		if ! make -s -C "$tree" O="$out" -j"$(nproc)" KCFLAGS=-Werror $objs \
 			> "$out/build.log" 2>&1; then
-			grep -E 'error|warning' "$out/build.log" | head -n 5
-			echo "not ok $nr CONFIG_SMP=$smp: $subject: compiles with -Werror"
-			rc=1
+			grep -E 'error|warning' "$out/build.log" | head -n 5 | sed 's/^/# /'
+			ktap_report 0 "$name: compiles with -Werror"
 		elif ! make -s -C "$tree" O="$out" -j"$(nproc)" vmlinux > "$out/build.log" 2>&1; then
-			grep -E 'error' "$out/build.log" | head -n 5
-			echo "not ok $nr CONFIG_SMP=$smp: $subject: links"
-			rc=1
-		elif ! "$top/scripts/boot.sh" $timing "$out/vmlinux" "$cpus" "prefix-$nr" \
-			"$suite" "$results/smp-$smp-$nr" 2>/dev/null; then
-			echo "# $(cat "$results/smp-$smp-$nr/result")"
-			echo "not ok $nr CONFIG_SMP=$smp: $subject: boots and reads (cpus=$cpus)"
-			rc=1
+			grep -E 'error' "$out/build.log" | head -n 5 | sed 's/^/# /'
+			ktap_report 0 "$name: links"
+		elif ! rig_boot "${timing[@]}" "$out/vmlinux" "$cpus" "prefix-$nr" "$suite" "$run"; then
+			echo "# $(cat "$run/result")"
+			ktap_report 0 "$name: boots and reads (cpus=$cpus)"
 		else
-			echo "ok $nr CONFIG_SMP=$smp: $subject: builds, boots, reads ($(cat "$results/smp-$smp-$nr/result"))"
-			tr -d '\r' < "$results/smp-$smp-$nr/console.log" | grep '^# measure ' |
-				sed -n "s|^# measure file=\([^ ]*\) cpus=\([0-9]*\) bytes=\([0-9]*\) largest_alloc=\([0-9]*\) .* read_ns=\([0-9]*\) .*|$nr,\"$subject\",\1,\2,\3,\4,\5|p" \
+			ktap_report 1 "$name: builds, boots, reads ($(cat "$run/result"))"
+			measure_lines "$run" |
+				sed -n "s|^file=\([^ ]*\) cpus=\([0-9]*\) bytes=\([0-9]*\) largest_alloc=\([0-9]*\) .* read_ns=\([0-9]*\) .*|$nr,\"$subject\",\1,\2,\3,\4,\5|p" \
 				>> "$results/series.csv"
 		fi
 	done
 done
-echo "1..$nr"
-exit $rc
+ktap_totals

@@ -12,35 +12,17 @@
 # allocations, on stock and patched; then all of that and the check suite
 # on the debug kernel (KASAN, lockdep, kmemleak).
 set -uo pipefail
+. "$(dirname "$0")/lib.sh"
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-build=${BUILD:-$top/build}
 results=${RESULTS:-$top/results}/check
 check_cpus=${CHECK_CPUS:-1 8 64 255}
 timing_cpus=${TIMING_CPUS:-1 64}
 churn_cpus=${CHURN_CPUS:-64}
 kernels="stock patched"
 
-nr=0 passed=0 failed=0 skipped=0
-report() {	# report OK NAME [SKIP-REASON]
-	nr=$((nr + 1))
-	if [ -n "${3:-}" ]; then
-		skipped=$((skipped + 1))
-		echo "ok $nr $2 # SKIP $3"
-	elif [ "$1" = 1 ]; then
-		passed=$((passed + 1))
-		echo "ok $nr $2"
-	else
-		failed=$((failed + 1))
-		echo "not ok $nr $2"
-	fi
-}
-
 # Boot one kernel; its verdict and console stay in DIR.
-run() {		# run [-t] KERNEL CPUS SUITE DIR
-	local t=()
-	if [ "$1" = -t ]; then t=(-t); shift; fi
-	"$top/scripts/boot.sh" "${t[@]}" "$build/$1/boot.img" "$2" "$1" "$3" "$4" 2>/dev/null
+run() {		# run KERNEL CPUS SUITE DIR
+	rig_boot "$build/$1/boot.img" "$2" "$1" "$3" "$4"
 }
 
 # Turn a boot's verdict and its guest KTAP lines into tests of ours.
@@ -50,13 +32,13 @@ collect() {	# collect KERNEL CPUS SUITE DIR
 	[ -f "$dir/result" ] || echo "fail 0s not booted (no $build/$1/boot.img or initramfs?)" > "$dir/result"
 	why=$(cut -d' ' -f3- "$dir/result")
 	echo "# boot $1 cpus=$2 suite=$3: $(cut -d' ' -f1-2 "$dir/result") $why"
-	report "$([ -z "$why" ] && echo 1 || echo 0)" "boot $1 cpus=$2 suite=$3 reports"
+	ktap_report "$([ -z "$why" ] && echo 1 || echo 0)" "boot $1 cpus=$2 suite=$3 reports"
 	while IFS= read -r line; do
 		case "$line" in
 		"ok "*"# SKIP "*)
-			report 1 "$1 cpus=$2: $(echo "${line% # SKIP *}" | cut -d' ' -f3-)" "${line##* # SKIP }" ;;
-		"ok "*) report 1 "$1 cpus=$2: $(echo "$line" | cut -d' ' -f3-)" ;;
-		"not ok "*) report 0 "$1 cpus=$2: $(echo "$line" | cut -d' ' -f4-)" ;;
+			ktap_report 1 "$1 cpus=$2: $(echo "${line% # SKIP *}" | cut -d' ' -f3-)" "${line##* # SKIP }" ;;
+		"ok "*) ktap_report 1 "$1 cpus=$2: $(echo "$line" | cut -d' ' -f3-)" ;;
+		"not ok "*) ktap_report 0 "$1 cpus=$2: $(echo "$line" | cut -d' ' -f4-)" ;;
 		"# "*) case "$line" in "# Totals"*|"# measure"*|"# kunit "*) ;; *) echo "$line" ;; esac ;;
 		esac
 	done < <(tr -d '\r' < "$dir/console.log")
@@ -66,12 +48,9 @@ collect() {	# collect KERNEL CPUS SUITE DIR
 # and the churn tests run for fixed times, so two at once take less time;
 # -t (timing, -icount) runs are single-threaded, one per host core.
 boot_both() {	# boot_both [-t] CPUS SUITE PREFIX: runs in $results/PREFIX<kernel>-CPUS
-	local k t=()
-	if [ "$1" = -t ]; then t=(-t); shift; fi
-	for k in $kernels; do
-		run "${t[@]}" "$k" "$1" "$2" "$results/$3$k-$1" &
-	done
-	wait
+	local k mode=par
+	if [ "$1" = -t ]; then mode=-t; shift; fi
+	rig_boots $mode "$1" "$2" "$results/$3" $kernels
 	for k in $kernels; do
 		collect "$k" "$1" "$2" "$results/$3$k-$1"
 	done
@@ -87,18 +66,17 @@ same_text() {	# same_text CPUS
 		done
 		s=$results/stock-$1/$f.shape p=$results/patched-$1/$f.shape
 		if [ -s "$s" ] && cmp -s "$s" "$p"; then
-			report 1 "same text /proc/$f cpus=$1 ($(wc -l < "$s") lines)"
+			ktap_report 1 "same text /proc/$f cpus=$1 ($(wc -l < "$s") lines)"
 		else
 			diff "$s" "$p" | head -n 6 | sed 's/^/# /'
-			report 0 "same text /proc/$f cpus=$1"
+			ktap_report 0 "same text /proc/$f cpus=$1"
 		fi
 	done
 }
 
 # measure VALUE FILE DIR: one number from a "# measure" line.
 measure() {
-	tr -d '\r' < "$3/console.log" | grep "^# measure file=$2 " |
-		sed -n "s/.* $1=\([0-9]*\).*/\1/p"
+	measure_lines "$3" | grep "^file=$2 " | sed -n "s/.* $1=\([0-9]*\).*/\1/p"
 }
 
 # Patched read time against stock's, both under -icount: ratio <= limit.
@@ -107,10 +85,10 @@ faster() {	# faster FILE CPUS LIMIT
 	s=$(measure read_ns "$1" "$results/timing-stock-$2")
 	p=$(measure read_ns "$1" "$results/timing-patched-$2")
 	if [ -z "$s" ] || [ -z "$p" ]; then
-		report 0 "read time $1 cpus=$2: not measured"
+		ktap_report 0 "read time $1 cpus=$2: not measured"
 		return
 	fi
-	report "$(awk -v s="$s" -v p="$p" -v l="$3" 'BEGIN { print (p <= s * l) ? 1 : 0 }')" \
+	ktap_report "$(awk -v s="$s" -v p="$p" -v l="$3" 'BEGIN { print (p <= s * l) ? 1 : 0 }')" \
 		"read time $1 cpus=$2 patched/stock=$(awk -v s="$s" -v p="$p" 'BEGIN { printf "%.3f", p / s }') (${p}ns/${s}ns, limit $3)"
 }
 
@@ -120,8 +98,8 @@ echo "KTAP version 1"
 # Every patch of the series passes checkpatch.pl --strict.
 while IFS= read -r line; do
 	case "$line" in
-	"checkpatch: "*": clean") report 1 "checkpatch --strict ${line#checkpatch: }" ;;
-	"checkpatch: "*": FAILED") report 0 "checkpatch --strict ${line#checkpatch: }" ;;
+	"checkpatch: "*": clean") ktap_report 1 "checkpatch --strict ${line#checkpatch: }" ;;
+	"checkpatch: "*": FAILED") ktap_report 0 "checkpatch --strict ${line#checkpatch: }" ;;
 	*) echo "# $line" ;;
 	esac
 done < <("$top/scripts/checkpatch.sh")
@@ -130,18 +108,18 @@ done < <("$top/scripts/checkpatch.sh")
 # the kernel's reports of any level in the kernel log and name each: the
 # debug kernel with rig_fault loaded (KUnit off, to keep the boots short;
 # KASAN panics, so it has a boot of its own).
-"$top/scripts/boot.sh" "$build/patched/boot.img" 1 patched broken "$results/broken" 2>/dev/null &
+run patched 1 broken "$results/broken" &
 RIG_APPEND="kunit.enable=0 rig.faults=rcu,sleep,lockdep,leak" \
 	run debug 1 faults "$results/faults" &
 RIG_APPEND="kunit.enable=0 rig.faults=kasan" run debug 1 faults "$results/faults-kasan" &
 wait
-report "$(grep -q 'fail.*deliberately-broken' "$results/broken/result" && echo 1 || echo 0)" \
+ktap_report "$(grep -q 'fail.*deliberately-broken' "$results/broken/result" && echo 1 || echo 0)" \
 	"rig reports a failing guest test by name ($(cat "$results/broken/result"))"
 for kind in RCU might_sleep lockdep kmemleak; do
-	report "$(grep -q "^fail .*kernel reports:.*$kind (" "$results/faults/result" && echo 1 || echo 0)" \
+	ktap_report "$(grep -q "^fail .*kernel reports:.*$kind (" "$results/faults/result" && echo 1 || echo 0)" \
 		"rig fails a boot on a $kind report and names it"
 done
-report "$(grep -q '^fail .*kernel reports:.*KASAN (BUG: KASAN' "$results/faults-kasan/result" && echo 1 || echo 0)" \
+ktap_report "$(grep -q '^fail .*kernel reports:.*KASAN (BUG: KASAN' "$results/faults-kasan/result" && echo 1 || echo 0)" \
 	"rig fails a boot on a KASAN report and names it"
 echo "# $(cat "$results/faults/result")"
 echo "# $(cat "$results/faults-kasan/result")"
@@ -152,11 +130,11 @@ garbled=$results/broken-garbled
 rm -rf "$garbled" && cp -r "$results/broken" "$garbled"
 sed -i 's/^not ok/not  ok/' "$garbled/console.log"
 why=$("$top/scripts/boot.sh" --judge "$garbled")
-report "$(grep -q '^fail guest counts failures' <<< "$why" && echo 1 || echo 0)" \
+ktap_report "$(grep -q '^fail guest counts failures' <<< "$why" && echo 1 || echo 0)" \
 	"rig fails a run with a garbled not-ok line on the guest's Totals ($why)"
 sed -i 's/^\(# Totals: pass:[0-9]*\) fail:1 /\1 fail:0 /' "$garbled/console.log"
 why=$("$top/scripts/boot.sh" --judge "$garbled")
-report "$(grep -q '^fail guest did not end well: rig: done rc=1' <<< "$why" && echo 1 || echo 0)" \
+ktap_report "$(grep -q '^fail guest did not end well: rig: done rc=1' <<< "$why" && echo 1 || echo 0)" \
 	"rig fails a run with garbled not-ok and Totals lines on the guest's exit code ($why)"
 
 for n in $check_cpus; do
@@ -192,6 +170,4 @@ for n in $timing_cpus; do
 	faster /proc/stat "$n" "$3"
 done
 
-echo "# Totals: pass:$passed fail:$failed xfail:0 xpass:0 skip:$skipped error:0"
-echo "$passed passed, $failed failed, $skipped skipped"
-[ "$failed" = 0 ]
+ktap_totals

@@ -6,9 +6,8 @@
 # the noise of the timing. Writes results/compare/compare.csv, aa.csv,
 # kunit.csv and the plot (compare.png, compare.svg).
 set -uo pipefail
+. "$(dirname "$0")/lib.sh"
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-build=${BUILD:-$top/build}
 out=${RESULTS:-$top/results}/compare
 [ $# -gt 0 ] || set -- 8 64
 aa_cpus=${AA_CPUS-8}
@@ -39,21 +38,15 @@ clock_at() {	# clock_at CPUS
 # left out of the tables; the script then exits non-zero at the end.
 failed=()
 boot_pair() {
-	local n=$1 start pids=() rc=0 label c flag= names
+	local n=$1 start label c mode=-t names rc=0
 	start=$(date +%s)
 	shift
 	names="$*"
 	names=${names// / and }
 	c=$(clock_at "$n")
-	[ "$c" = icount ] && flag=-t
+	[ "$c" = host ] && mode=seq
 	echo "== boot $names at $n vCPUs (clock: $c)"
-	for label in "$@"; do
-		"$top/scripts/boot.sh" $flag "$build/${label%%-*}/boot.img" "$n" \
-			"${label%%-*}" measure "$out/$label-$n" &
-		pids+=($!)
-		if [ "$c" = host ]; then wait $! || rc=1; fi
-	done
-	for p in "${pids[@]}"; do wait "$p" || rc=1; done
+	rig_boots $mode "$n" measure "$out/" "$@" || rc=1
 	echo "== boot $names at $n vCPUs: $([ $rc = 0 ] && echo done || echo FAILED) in $(( $(date +%s) - start ))s"
 	if [ $rc != 0 ]; then
 		for label in "$@"; do echo "$label: $(cat "$out/$label-$n/result")"; done
@@ -69,7 +62,7 @@ csv() {
 	c=$(clock_at "$n")
 	for label in "$@"; do
 		grep -qs '^pass' "$out/$label-$n/result" || continue
-		tr -d '\r' < "$out/$label-$n/console.log" | sed -n 's/^# measure //p' |
+		measure_lines "$out/$label-$n" |
 		while read -r line; do
 			declare -A v=()
 			for kv in $line; do v[${kv%%=*}]=${kv#*=}; done
