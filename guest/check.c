@@ -481,7 +481,7 @@ int suite_check(int patched, const char *kernel)
  * stock, a file whose buffer passes KMALLOC_MAX_CACHE_SIZE (8 KiB, above
  * which kmalloc() asks the page allocator) must be seen falling back.
  */
-void test_fragmented(int patched)
+static void test_fragmented(int patched)
 {
 	const char *attr = "fail_page_alloc";
 	char *ref[NR_FILES];
@@ -489,13 +489,8 @@ void test_fragmented(int patched)
 
 	fault_refs(ref);
 	fault_text_alloc();
-	fault_attr(attr, "task-filter", "Y");
-	fault_attr(attr, "ignore-gfp-wait", "N");
 	fault_attr(attr, "min-order", "1");
-	fault_attr(attr, "verbose", "0");
-	fault_attr(attr, "interval", "1");
-	fault_attr(attr, "times", "-1");
-	fault_attr(attr, "probability", "100");
+	fault_aim(attr, 100);
 	for (i = 0; i < NR_FILES; i++) {
 		struct fault_counts c = { 0 };
 		struct allocs a;

@@ -55,12 +55,7 @@ static void test_failslab(int patched)
 
 	fault_refs(ref);
 	fault_text_alloc();
-	fault_attr(attr, "task-filter", "Y");
-	fault_attr(attr, "ignore-gfp-wait", "N");
-	fault_attr(attr, "verbose", "0");
-	fault_attr(attr, "interval", "1");
-	fault_attr(attr, "times", "-1");
-	fault_attr(attr, "probability", "20");
+	fault_aim(attr, 20);
 	if (pipe(fds) || pipe(go))
 		die("pipe");
 	trace_setup();

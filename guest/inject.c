@@ -16,6 +16,24 @@ void fault_attr(const char *attr, const char *file, const char *val)
 	write_file(path, val);
 }
 
+/*
+ * Aim @attr (failslab, fail_page_alloc) at the processes marked with
+ * make_it_fail(), GFP_KERNEL allocations included, failing @percent of
+ * their allocations from now on, without a report each.
+ */
+void fault_aim(const char *attr, int percent)
+{
+	char p[8];
+
+	fault_attr(attr, "task-filter", "Y");
+	fault_attr(attr, "ignore-gfp-wait", "N");
+	fault_attr(attr, "verbose", "0");
+	fault_attr(attr, "interval", "1");
+	fault_attr(attr, "times", "-1");
+	snprintf(p, sizeof(p), "%d", percent);
+	fault_attr(attr, "probability", p);
+}
+
 /* Writes that themselves may meet an injected failure are retried. */
 void make_it_fail(int on)
 {

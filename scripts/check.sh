@@ -19,6 +19,11 @@ check_cpus=${CHECK_CPUS:-1 8 64 255}
 timing_cpus=${TIMING_CPUS:-1 64}
 churn_cpus=${CHURN_CPUS:-64}
 kernels="stock patched"
+# The debug kernel evaluates ACPI's PCI routing (_PRT) so slowly under
+# KASAN and TCG that it ran into ACPI's 30 s loop timeout in every boot
+# ("AE_AML_LOOP_TIMEOUT"); the 1-vCPU boots skip it (at 64 vCPUs, a boot
+# with acpi=noirq showed nothing for 9 minutes: not used there).
+debug_append="acpi=noirq"
 
 # Boot one kernel; its verdict and console stay in DIR.
 run() {		# run KERNEL CPUS SUITE DIR
@@ -109,9 +114,10 @@ done < <("$top/scripts/checkpatch.sh")
 # debug kernel with rig_fault loaded (KUnit off, to keep the boots short;
 # KASAN panics, so it has a boot of its own).
 run patched 1 broken "$results/broken" &
-RIG_APPEND="kunit.enable=0 rig.faults=rcu,sleep,lockdep,leak" \
+RIG_APPEND="$debug_append kunit.enable=0 rig.faults=rcu,sleep,lockdep,leak" \
 	run debug 1 faults "$results/faults" &
-RIG_APPEND="kunit.enable=0 rig.faults=kasan" run debug 1 faults "$results/faults-kasan" &
+RIG_APPEND="$debug_append kunit.enable=0 rig.faults=kasan" \
+	run debug 1 faults "$results/faults-kasan" &
 wait
 ktap_report "$(grep -q 'fail.*deliberately-broken' "$results/broken/result" && echo 1 || echo 0)" \
 	"rig reports a failing guest test by name ($(cat "$results/broken/result"))"
