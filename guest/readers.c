@@ -16,12 +16,69 @@ static void on_term(int sig)
 }
 
 /*
+ * The values of a pass that hold whatever churns: header CPUs and numbered
+ * rows ascending, and every count of a named row (LOC, NET_RX, ...) at
+ * least what the reader's previous pass showed for that row and CPU.
+ * Numbered rows may be freed and their numbers reused, so their counts
+ * may start again from zero. Counts are per CPU and survive its going
+ * offline, so a count that goes back was shown in another CPU's column.
+ */
+static int values_hold(const struct table *t, const struct table *prev,
+		       char *why, size_t whylen)
+{
+	int i, j, k, l;
+
+	for (i = 1; i < t->ncpus; i++)
+		if (t->cpu[i] <= t->cpu[i - 1]) {
+			snprintf(why, whylen, "header CPU%d after CPU%d",
+				 t->cpu[i], t->cpu[i - 1]);
+			return 0;
+		}
+	for (i = 1, l = -1; i <= t->nrows; i++) {
+		const struct table_row *r = &t->rows[i - 1];
+
+		if (r->irq < 0)
+			continue;
+		if (l >= 0 && r->irq <= t->rows[l].irq) {
+			snprintf(why, whylen, "row %ld after row %ld",
+				 r->irq, t->rows[l].irq);
+			return 0;
+		}
+		l = i - 1;
+	}
+	for (i = 0; prev && i < t->nrows; i++) {
+		const struct table_row *r = &t->rows[i], *p = NULL;
+
+		if (r->irq >= 0 || r->ncols != t->ncpus)
+			continue;
+		for (j = 0; j < prev->nrows && !p; j++)
+			if (!strcmp(prev->rows[j].label, r->label) &&
+			    prev->rows[j].ncols == prev->ncpus)
+				p = &prev->rows[j];
+		for (j = 0, k = 0; p && j < t->ncpus; j++) {
+			while (k < prev->ncpus && prev->cpu[k] < t->cpu[j])
+				k++;
+			if (k < prev->ncpus && prev->cpu[k] == t->cpu[j] &&
+			    r->v[j] < p->v[k]) {
+				snprintf(why, whylen, "%s CPU%d went back from %llu to %llu",
+					 r->label, t->cpu[j], p->v[k], r->v[j]);
+				return 0;
+			}
+		}
+	}
+	return 1;
+}
+
+/*
  * A reader: passes over the three files with random read sizes, checking
- * rows against the header in /proc/interrupts and /proc/softirqs.
+ * rows against the header in /proc/interrupts and /proc/softirqs, and
+ * their values (values_hold()).
  */
 static void reader(int id, int out)
 {
-	struct reader_counts c = { { 0, 0 }, { 0, 0 }, { 0, 0 }, 0, 0 };
+	struct reader_counts c = { { 0, 0 }, { 0, 0 }, { 0, 0 }, { 0, 0 }, 0, 0 };
+	struct table prev[2] = { { 0, NULL, 0, NULL }, { 0, NULL, 0, NULL } };
+	int have_prev[2] = { 0, 0 };
 	char why[128];
 	unsigned int n;
 
@@ -49,8 +106,16 @@ static void reader(int id, int out)
 				if (!c.bad[i])
 					printf("# reader %d: %s\n", id, why);
 				c.bad[i]++;
+			} else if (!values_hold(&t, have_prev[i] ? &prev[i] : NULL,
+						why, sizeof(why))) {
+				if (!c.values[i])
+					printf("# reader %d: %s: %s\n", id, files[i], why);
+				c.values[i]++;
 			}
-			free_table(&t);
+			if (have_prev[i])
+				free_table(&prev[i]);
+			prev[i] = t;
+			have_prev[i] = 1;
 		}
 		free(text);
 	}
@@ -96,7 +161,7 @@ void readers_start(struct readers *r)
 struct reader_counts readers_stop(struct readers *r, int patched,
 					 const char *what)
 {
-	struct reader_counts sum = { { 0, 0 }, { 0, 0 }, { 0, 0 }, 0, 0 }, c;
+	struct reader_counts sum = { { 0, 0 }, { 0, 0 }, { 0, 0 }, { 0, 0 }, 0, 0 }, c;
 	unsigned int i, j;
 	struct allocs a;
 
@@ -109,6 +174,7 @@ struct reader_counts readers_stop(struct readers *r, int patched,
 			sum.passes[j] += c.passes[j];
 			sum.bad[j] += c.bad[j];
 			sum.crossed[j] += c.crossed[j];
+			sum.values[j] += c.values[j];
 		}
 		sum.churn += c.churn;
 		sum.errors += c.errors;
@@ -123,7 +189,8 @@ struct reader_counts readers_stop(struct readers *r, int patched,
 
 /*
  * The promise under churn: every pass has as many columns as its header.
- * Asserted on the patched kernel; what stock did is reported.
+ * Asserted on the patched kernel; what stock did is reported. The values
+ * of every pass whose columns agree hold on both kernels.
  */
 void result_churn_columns(int patched, const char *what,
 				 const struct reader_counts *c)
@@ -141,5 +208,8 @@ void result_churn_columns(int patched, const char *what,
 			       c->bad[i] ? "stock does not keep columns and header in step" : NULL,
 			       "%s columns %s: %u of %u passes disagree, %u with rows of several records",
 			       what, files[i], c->bad[i], c->passes[i], c->crossed[i]);
+		result(c->passes[i] > c->bad[i] && !c->values[i], NULL,
+		       "%s values %s: %u of %u passes out of order or going back",
+		       what, files[i], c->values[i], c->passes[i] - c->bad[i]);
 	}
 }
