@@ -7,6 +7,9 @@
 #                                                          (1 8 64 255)
 #   TIMING_CPUS  vCPU counts timed under -icount          (1 64)
 #   CHURN_CPUS   vCPUs of the churn boots                   (64)
+#   CHECK_PARTS  the parts that run: series (checkpatch), rig (the
+#                verdict's own tests), text (check and parsers suites,
+#                stock's text against patched's), churn, timing   (all)
 # At CHURN_CPUS (more than 32, so that rows span several records): CPU
 # hotplug with sparse masks and interrupt churn under readers, and failing
 # allocations, on stock and patched; then all of that and the check suite
@@ -19,6 +22,8 @@ check_cpus=${CHECK_CPUS:-1 8 64 255}
 timing_cpus=${TIMING_CPUS:-1 64}
 churn_cpus=${CHURN_CPUS:-64}
 kernels="stock patched"
+parts=" ${CHECK_PARTS:-series rig text churn timing} "
+part() { case "$parts" in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 # The debug kernel evaluates ACPI's PCI routing (_PRT) so slowly under
 # KASAN and TCG that it ran into ACPI's 30 s loop timeout in every boot
 # ("AE_AML_LOOP_TIMEOUT"); the 1-vCPU boots skip it (at 64 vCPUs, a boot
@@ -101,7 +106,7 @@ mkdir -p "$results"
 echo "KTAP version 1"
 
 # Every patch of the series passes checkpatch.pl --strict.
-while IFS= read -r line; do
+part series && while IFS= read -r line; do
 	case "$line" in
 	"checkpatch: "*": clean") ktap_report 1 "checkpatch --strict ${line#checkpatch: }" ;;
 	"checkpatch: "*": FAILED") ktap_report 0 "checkpatch --strict ${line#checkpatch: }" ;;
@@ -113,37 +118,39 @@ done < <("$top/scripts/checkpatch.sh")
 # the kernel's reports of any level in the kernel log and name each: the
 # debug kernel with rig_fault loaded (KUnit off, to keep the boots short;
 # KASAN panics, so it has a boot of its own).
-run patched 1 broken "$results/broken" &
-RIG_APPEND="$debug_append kunit.enable=0 rig.faults=rcu,sleep,lockdep,leak" \
-	run debug 1 faults "$results/faults" &
-RIG_APPEND="$debug_append kunit.enable=0 rig.faults=kasan" \
-	run debug 1 faults "$results/faults-kasan" &
-wait
-ktap_report "$(grep -q 'fail.*deliberately-broken' "$results/broken/result" && echo 1 || echo 0)" \
-	"rig reports a failing guest test by name ($(cat "$results/broken/result"))"
-for kind in RCU might_sleep lockdep kmemleak; do
-	ktap_report "$(grep -q "^fail .*kernel reports:.*$kind (" "$results/faults/result" && echo 1 || echo 0)" \
-		"rig fails a boot on a $kind report and names it"
-done
-ktap_report "$(grep -q '^fail .*kernel reports:.*KASAN (BUG: KASAN' "$results/faults-kasan/result" && echo 1 || echo 0)" \
-	"rig fails a boot on a KASAN report and names it"
-echo "# $(cat "$results/faults/result")"
-echo "# $(cat "$results/faults-kasan/result")"
-# The verdict does not rest on "not ok" lines alone: judged again with
-# its "not ok" line garbled, the broken run must fail on the guest's
-# Totals; with those mended too, on the guest's exit code.
-garbled=$results/broken-garbled
-rm -rf "$garbled" && cp -r "$results/broken" "$garbled"
-sed -i 's/^not ok/not  ok/' "$garbled/console.log"
-why=$("$top/scripts/boot.sh" --judge "$garbled")
-ktap_report "$(grep -q '^fail guest counts failures' <<< "$why" && echo 1 || echo 0)" \
-	"rig fails a run with a garbled not-ok line on the guest's Totals ($why)"
-sed -i 's/^\(# Totals: pass:[0-9]*\) fail:1 /\1 fail:0 /' "$garbled/console.log"
-why=$("$top/scripts/boot.sh" --judge "$garbled")
-ktap_report "$(grep -q '^fail guest did not end well: rig: done rc=1' <<< "$why" && echo 1 || echo 0)" \
-	"rig fails a run with garbled not-ok and Totals lines on the guest's exit code ($why)"
+if part rig; then
+	run patched 1 broken "$results/broken" &
+	RIG_APPEND="$debug_append kunit.enable=0 rig.faults=rcu,sleep,lockdep,leak" \
+		run debug 1 faults "$results/faults" &
+	RIG_APPEND="$debug_append kunit.enable=0 rig.faults=kasan" \
+		run debug 1 faults "$results/faults-kasan" &
+	wait
+	ktap_report "$(grep -q 'fail.*deliberately-broken' "$results/broken/result" && echo 1 || echo 0)" \
+		"rig reports a failing guest test by name ($(cat "$results/broken/result"))"
+	for kind in RCU might_sleep lockdep kmemleak; do
+		ktap_report "$(grep -q "^fail .*kernel reports:.*$kind (" "$results/faults/result" && echo 1 || echo 0)" \
+			"rig fails a boot on a $kind report and names it"
+	done
+	ktap_report "$(grep -q '^fail .*kernel reports:.*KASAN (BUG: KASAN' "$results/faults-kasan/result" && echo 1 || echo 0)" \
+		"rig fails a boot on a KASAN report and names it"
+	echo "# $(cat "$results/faults/result")"
+	echo "# $(cat "$results/faults-kasan/result")"
+	# The verdict does not rest on "not ok" lines alone: judged again with
+	# its "not ok" line garbled, the broken run must fail on the guest's
+	# Totals; with those mended too, on the guest's exit code.
+	garbled=$results/broken-garbled
+	rm -rf "$garbled" && cp -r "$results/broken" "$garbled"
+	sed -i 's/^not ok/not  ok/' "$garbled/console.log"
+	why=$("$top/scripts/boot.sh" --judge "$garbled")
+	ktap_report "$(grep -q '^fail guest counts failures' <<< "$why" && echo 1 || echo 0)" \
+		"rig fails a run with a garbled not-ok line on the guest's Totals ($why)"
+	sed -i 's/^\(# Totals: pass:[0-9]*\) fail:1 /\1 fail:0 /' "$garbled/console.log"
+	why=$("$top/scripts/boot.sh" --judge "$garbled")
+	ktap_report "$(grep -q '^fail guest did not end well: rig: done rc=1' <<< "$why" && echo 1 || echo 0)" \
+		"rig fails a run with garbled not-ok and Totals lines on the guest's exit code ($why)"
+fi
 
-for n in $check_cpus; do
+part text && for n in $check_cpus; do
 	boot_both "$n" check,parsers ""
 	same_text "$n"
 done
@@ -152,18 +159,20 @@ done
 # made 6.12 warn "Dying CPU not properly vacated!" on stock and patched
 # alike (scheduler, CPU hotplug), which panic_on_warn turns into a panic.
 churn=hotplug,irqchurn,failslab
-for k in $kernels; do
+part churn && for k in $kernels; do
 	run "$k" "$churn_cpus" $churn "$results/churn-$k-$churn_cpus"
 	collect "$k" "$churn_cpus" $churn "$results/churn-$k-$churn_cpus"
 done
 # KASAN and lockdep under TCG: several times slower; the reads under
 # churn, and kmemleak after them
-BOOT_TIMEOUT=1500 run debug "$churn_cpus" hotplug,irqchurn,kmemleak "$results/debug-$churn_cpus"
-collect debug "$churn_cpus" hotplug,irqchurn,kmemleak "$results/debug-$churn_cpus"
+if part churn; then
+	BOOT_TIMEOUT=1500 run debug "$churn_cpus" hotplug,irqchurn,kmemleak "$results/debug-$churn_cpus"
+	collect debug "$churn_cpus" hotplug,irqchurn,kmemleak "$results/debug-$churn_cpus"
+fi
 
 # Limits near what the series claims (README), so that losing most of a
 # gain fails; at 1 vCPU no file may be slower than stock.
-for n in $timing_cpus; do
+part timing && for n in $timing_cpus; do
 	boot_both -t "$n" measure timing-
 	case $n in
 	1) limits="0.55 1.0 1.0" ;;
