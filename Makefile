@@ -17,14 +17,14 @@ export AA_CPUS
 CLOCK ?= auto
 export CLOCK
 CHECK_CPUS ?= 1 8 64 255
-TIMING_CPUS ?= 1 64
+TIMING_CPUS ?= 1 8 64
 CHURN_CPUS ?= 64
 export CHECK_CPUS TIMING_CPUS CHURN_CPUS
 
 B := build
 FRAGMENTS := config/base.config
 
-.PHONY: all deps src kernels debug-kernel initramfs compare check x86-rows export-patches checkpatch build-series clean
+.PHONY: all deps src kernels debug-kernel initramfs compare check x86-rows profile export-patches checkpatch build-series clean
 
 all: compare
 
@@ -64,6 +64,19 @@ x86-rows: src
 	@ln -sfn ../src $(X86_ROWS)/src
 	@BUILD=$(X86_ROWS) scripts/stage.sh "initramfs with the x86 rows" scripts/mkinitramfs.sh $(X86_ROWS)/initramfs.cpio.gz
 	@BUILD=$(X86_ROWS) RESULTS=$(CURDIR)/results/x86-rows CHECK_PARTS=text CHECK_CPUS="8 64" scripts/check.sh
+
+# Where the instructions of a read go: stock and patched built again with
+# the function profiler (config/profile.config) in build/profile, booted
+# under -icount at $(PROFILE_CPUS) vCPUs with the profile suite.
+PROFILE_CPUS ?= 64
+export PROFILE_CPUS
+PROFILE := $(CURDIR)/$(B)/profile
+profile: src
+	@scripts/stage.sh "build stock kernel with the function profiler" scripts/build-kernel.sh $(B)/src/stock $(PROFILE)/stock $(FRAGMENTS) config/profile.config
+	@scripts/stage.sh "build patched kernel with the function profiler" scripts/build-kernel.sh $(B)/src/patched $(PROFILE)/patched $(FRAGMENTS) config/patched.config config/profile.config
+	@ln -sfn ../src $(PROFILE)/src
+	@BUILD=$(PROFILE) scripts/stage.sh "initramfs for the profile" scripts/mkinitramfs.sh $(PROFILE)/initramfs.cpio.gz
+	@BUILD=$(PROFILE) scripts/stage.sh profile scripts/profile.sh
 
 # The maintainer loop: commit in build/src/patched, then turn the commits
 # since "base" back into patches/ and the series.

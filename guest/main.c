@@ -27,6 +27,10 @@
  *     faults     loads rig_fault with the reports named by rig.faults= on
  *                the command line: proves the host finds kernel reports
  *                of any level and names them
+ *     busy       the cost of a zero and of a non-zero column of
+ *                /proc/interrupts (irq_busy module), as measure times
+ *     profile    each function's own instructions in reads of each file
+ *                (a kernel with the function profiler: make profile)
  *     probe      passes: tells the host that the guest booted
  *     broken     a test that always fails: proves the host notices a
  *                failure and names it
@@ -65,6 +69,8 @@ static const struct {
 	{ "failslab", suite_failslab },
 	{ "kmemleak", suite_kmemleak },
 	{ "faults", suite_faults },
+	{ "profile", suite_profile },
+	{ "busy", suite_busy },
 	{ "probe", suite_probe },
 	{ "broken", suite_broken },
 };

@@ -5,33 +5,6 @@
  */
 #include "proctest.h"
 
-#define MAX_SAMPLES 201
-
-/*
- * Median time of a full read: at least 11 reads, more until 0.5 s of
- * guest time is spent (the clock is instruction-driven under -icount).
- */
-static void time_reads(const char *path, long long *median, long long *lo,
-		       long long *hi, int *reads)
-{
-	static long long t[MAX_SAMPLES];
-	long long start = now_ns();
-	int n = 0;
-
-	read_through(path);	/* warm up */
-	while (n < MAX_SAMPLES && (n < 11 || now_ns() - start < 500000000LL)) {
-		long long t0 = now_ns();
-
-		read_through(path);
-		t[n++] = now_ns() - t0;
-	}
-	qsort(t, n, sizeof(t[0]), cmp_ll);
-	*median = t[n / 2];
-	*lo = t[0];
-	*hi = t[n - 1];
-	*reads = n;
-}
-
 int suite_measure(int patched, const char *kernel)
 {
 	unsigned int i;

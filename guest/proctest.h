@@ -42,6 +42,8 @@ ssize_t read_file(const char *path, size_t rsize, char *buf, size_t cap);
 char *slurp_sized(const char *path, size_t rsize, size_t *len);
 char *slurp(const char *path, size_t *len);
 size_t read_through(const char *path);
+void time_reads(const char *path, long long *median, long long *lo,
+		long long *hi, int *reads);
 void write_file(const char *path, const char *s);
 unsigned long read_ulong(const char *path);
 int cmp_ll(const void *a, const void *b);
@@ -148,6 +150,8 @@ int suite_parsers(int patched, const char *kernel);
 int suite_failslab(int patched, const char *kernel);
 int suite_kmemleak(int patched, const char *kernel);
 int suite_faults(int patched, const char *kernel);
+int suite_profile(int patched, const char *kernel);
+int suite_busy(int patched, const char *kernel);
 
 /* kunit.c: the series' KUnit results, for check and measure */
 void test_kunit(int patched);

@@ -1,7 +1,7 @@
 #!/bin/bash
 # mkinitramfs.sh OUT.cpio.gz
 # busybox-static, the static guest programs, the kernel's selftests that
-# read these files, the test modules (irq_churn, rig_fault) built for every
+# read these files, the test modules (irq_churn, irq_busy, rig_fault) built for every
 # kernel in build/ that has one (stock, patched, debug), and Debian's mpstat, vmstat, top
 # and irqbalance with the libraries ldd names; packed by the kernel's own
 # usr/gen_init_cpio from a spec written here (build/initramfs.spec).
@@ -31,7 +31,7 @@ make -s -C "$top/guest" O="$build/guest" KSRC="$build/src/stock"
 modules=()
 for k in stock patched debug; do
 	[ -f "$build/$k/Module.symvers" ] || continue
-	for m in irq_churn rig_fault; do
+	for m in irq_churn irq_busy rig_fault; do
 		mod=$build/$k/$m
 		mkdir -p "$mod"
 		cp -u "$top/guest/$m"/* "$mod/"
