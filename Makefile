@@ -5,6 +5,8 @@
 #                  stock against stock at $(AA_CPUS) for the timing's noise;
 #                  CSV and plot in results/compare/
 #   make check     the tests; ends with "N passed, N failed, N skipped"
+#   make check-big the check and parsers suites of both kernels at
+#                  $(BIG_CPUS) vCPUs (above 255: q35, x2APIC, intel-iommu)
 #
 # Kernel sources come from Debian's linux-source-6.12; `make deps` installs
 # what is missing (as root). Read times: CLOCK=icount (deterministic
@@ -19,12 +21,13 @@ export CLOCK
 CHECK_CPUS ?= 1 8 64 255
 TIMING_CPUS ?= 1 8 64
 CHURN_CPUS ?= 64
+BIG_CPUS ?= 512
 export CHECK_CPUS TIMING_CPUS CHURN_CPUS
 
 B := build
 FRAGMENTS := config/base.config
 
-.PHONY: all deps src kernels debug-kernel initramfs compare check x86-rows profile export-patches checkpatch build-series clean
+.PHONY: all deps src kernels debug-kernel initramfs compare check check-big x86-rows profile export-patches checkpatch build-series clean
 
 all: compare
 
@@ -52,6 +55,13 @@ compare: kernels initramfs
 
 check: kernels debug-kernel initramfs
 	@scripts/check.sh
+
+# The machines of the 2003 report and up: a 512-vCPU pair takes about half
+# an hour here (README, "Beyond 255 vCPUs"), more than make check's CI
+# budget leaves, so it has its own target. Text of stock against patched,
+# the one-page bound, vmalloc() on a fragmented machine.
+check-big: kernels initramfs
+	@RESULTS=$(CURDIR)/results/big CHECK_PARTS=text CHECK_CPUS="$(BIG_CPUS)" scripts/check.sh
 
 # The rows of /proc/interrupts behind x86 options that the rig's kernels
 # leave out (MCE, Hyper-V, KVM, posted MSI; config/x86-rows.config): stock

@@ -84,9 +84,10 @@ same_text() {	# same_text CPUS
 	done
 }
 
-# measure VALUE FILE DIR: one number from a "# measure" line.
+# measure VALUE FILE DIR: one number from the "# measure" line of FILE
+# read in fresh memory.
 measure() {
-	measure_lines "$3" | grep "^file=$2 " | sed -n "s/.* $1=\([0-9]*\).*/\1/p"
+	measure_lines "$3" | grep "^file=$2 .* memory=fresh" | sed -n "s/.* $1=\([0-9]*\).*/\1/p"
 }
 
 # Patched read time against stock's, both under -icount: ratio <= limit.

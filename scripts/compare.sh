@@ -66,21 +66,22 @@ csv() {
 		while read -r line; do
 			declare -A v=()
 			for kv in $line; do v[${kv%%=*}]=${kv#*=}; done
-			echo "${v[file]},$n,$label,${v[bytes]},${v[largest_alloc]},${v[vmallocs]},${v[read_ns]},${v[min_ns]},${v[max_ns]},${v[reads]},$c"
+			echo "${v[file]},$n,$label,${v[bytes]},${v[largest_alloc]},${v[vmallocs]},${v[read_ns]},${v[min_ns]},${v[max_ns]},${v[reads]},$c,${v[memory]:-fresh}"
 		done
 	done
 }
 
-# table CSV A B: per file, B's time against A's
+# table CSV A B [MEMORY]: per file, B's time against A's, in fresh
+# memory or on the fragmented machine (fail_page_alloc min-order=1)
 table() {
-	local f
+	local f memory=${4:-fresh}
 	for f in /proc/interrupts /proc/softirqs /proc/stat; do
 		echo
-		echo "$f"
+		echo "$f$([ "$memory" = fresh ] || echo " ($memory memory)")"
 		printf '%5s  %-12s %9s %15s %8s %12s %12s %12s %14s  %s\n' CPUs kernel bytes "largest buffer" vmalloc \
 			"median ns" "fastest ns" "slowest ns" "$3/$2" clock
-		awk -F, -v f="$f" -v a="$2" '
-			$1 == f {
+		awk -F, -v f="$f" -v a="$2" -v m="$memory" '
+			$1 == f && $12 == m {
 				ratio = ""
 				if ($3 == a)
 					base[$2] = $7
@@ -91,7 +92,7 @@ table() {
 	done
 }
 
-header="file,cpus,kernel,bytes,largest_alloc,vmallocs,read_ns,min_ns,max_ns,reads,clock"
+header="file,cpus,kernel,bytes,largest_alloc,vmallocs,read_ns,min_ns,max_ns,reads,clock,memory"
 for n in "$@"; do
 	boot_pair "$n" stock patched
 done
@@ -121,6 +122,10 @@ echo "$header" > "$out/aa.csv"
 for n in $aa_cpus; do csv "$n" stock stock-again; done >> "$out/aa.csv"
 
 table "$out/compare.csv" stock patched
+echo
+echo "The same on a fragmented machine: fail_page_alloc fails the reader's allocations"
+echo "of order 1 and up, so a kvmalloc() above 8 KiB falls back to vmalloc()"
+table "$out/compare.csv" stock patched fragmented
 if [ -n "$aa_cpus" ]; then
 	echo
 	echo "A/A: stock against stock, two boots, to show the noise of the timing"

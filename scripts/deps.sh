@@ -4,17 +4,45 @@ set -euo pipefail
 
 # perl for checkpatch.pl comes with build-essential; sysstat, procps and
 # irqbalance are the parsers run in the guest; gnuplot draws the plot
-pkgs=(linux-source-6.12 qemu-system-x86 busybox-static build-essential
+pkgs=(linux-source-6.12 busybox-static build-essential
       flex bison bc libelf-dev libssl-dev cpio xz-utils file git
       sysstat procps irqbalance ncurses-base gnuplot-nox)
+# QEMU 10 from bookworm-backports: its TCG emulates x2APIC, which booting
+# more than 255 vCPUs needs (bookworm's QEMU 7.2 stops at 255)
+backports=(qemu-system-x86)
+qemu_major=10
+sources=/etc/apt/sources.list.d/bookworm-backports.sources
+
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed' ||
 		missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
-[ "$(id -u)" = 0 ] || { echo "deps: missing ${missing[*]}; run make deps as root" >&2; exit 1; }
-echo "deps: installing ${missing[*]}"
+qemu_ok() {
+	local v
+	v=$(qemu-system-x86_64 --version 2>/dev/null | sed -n 's/^QEMU emulator version \([0-9]*\)\..*/\1/p')
+	[ -n "$v" ] && [ "$v" -ge $qemu_major ]
+}
+[ ${#missing[@]} -eq 0 ] && qemu_ok && exit 0
+[ "$(id -u)" = 0 ] || { echo "deps: missing ${missing[*]} ${backports[*]} (QEMU >= $qemu_major); run make deps as root" >&2; exit 1; }
 export DEBIAN_FRONTEND=noninteractive
+if ! qemu_ok && [ ! -f $sources ]; then
+	echo "deps: adding bookworm-backports ($sources)"
+	cat > $sources <<SRC
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+fi
 apt-get update -q
-apt-get install -y -q --no-install-recommends "${missing[@]}"
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "deps: installing ${missing[*]}"
+	apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+if ! qemu_ok; then
+	echo "deps: installing ${backports[*]} from bookworm-backports"
+	apt-get install -y -q --no-install-recommends -t bookworm-backports "${backports[@]}"
+	qemu_ok || { echo "deps: $(qemu-system-x86_64 --version | head -n 1): need QEMU >= $qemu_major" >&2; exit 1; }
+fi

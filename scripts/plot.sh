@@ -12,7 +12,7 @@ mkdir -p "$data"
 rm -f "$data"/*.dat
 
 # one file per kernel and /proc file: cpus largest_alloc median min max (ns)
-awk -F, -v d="$data" 'NR > 1 {
+awk -F, -v d="$data" 'NR > 1 && $12 != "fragmented" {
 	name = $3 "-" substr($1, 7)
 	print $2, $5, $7, $8, $9 > (d "/" name ".dat")
 }' "$dir/compare.csv"
@@ -21,7 +21,7 @@ awk -F, -v d="$data" 'NR > 1 && $2 == 8192 && $1 ~ /all/ { print $2, $4, $5 > (d
 	"$dir/kunit.csv"
 [ -s "$data/kunit.dat" ] || echo "8192 NaN NaN" > "$data/kunit.dat"
 # which clock timed which vCPU counts, e.g. "icount: 1-64 vCPUs, host: 128-255 vCPUs"
-clocks=$(awk -F, 'NR > 1 {
+clocks=$(awk -F, 'NR > 1 && $12 != "fragmented" {
 	if (!($11 in lo) || $2 < lo[$11]) lo[$11] = $2
 	if ($2 > hi[$11]) hi[$11] = $2
 } END {
@@ -50,7 +50,7 @@ plot for [i=1:3] "$data/stock-".word(files, i).".dat" using 1:2 with linespoints
      "$data/kunit.dat" using 1:2 with points pt 7 ps 1.5 lc rgb "black" title "largest record, 8192 CPUs (KUnit)", \
      "$data/kunit.dat" using 1:3 with points pt 6 ps 1.5 lc rgb "black" title "one row as one record, 8192 CPUs (KUnit)", \
      4096 with lines lc rgb "gray" dt 3 title "one page"
-set xrange [0.7:400]
+set xrange [0.7:1000]
 set ylabel "read time of the whole file (µs, median; bars: fastest to slowest)"
 set title "read time (clock $clocks)"
 set format y "%g"
