@@ -428,6 +428,58 @@ static void test_sums(void)
 	free(o);
 }
 
+/*
+ * /sys/kernel/irq/N/per_cpu_count: one count per possible CPU and a
+ * newline, whole at any read size. Stock 6.12 cuts the line at a page
+ * (from about 2000 possible CPUs on). Read in 1, 7 and 4096-byte pieces
+ * between two whole reads, the pieces must give the whole text when the
+ * two whole reads agree (counts only grow, so none moved in between).
+ */
+static void test_per_cpu_count(void)
+{
+	static const size_t sizes[] = { 1, 7, 4096 };
+	int npossible, *possible = cpu_list("/sys/devices/system/cpu/possible", &npossible);
+	int irq, files = 0, bad = 0, compared = 0;
+	char path[64];
+
+	for (irq = 0; irq < 4096; irq++) {
+		size_t len, plen, alen, i;
+		char *whole, *piece, *after, *p;
+		int fields = 1;
+
+		snprintf(path, sizeof(path), "/sys/kernel/irq/%d/per_cpu_count", irq);
+		if (access(path, R_OK))
+			continue;
+		files++;
+		whole = slurp_sized(path, 1 << 16, &len);
+		for (p = whole; *p; p++)
+			fields += *p == ',';
+		if ((!len || whole[len - 1] != '\n' || fields != npossible) && !bad++)
+			printf("# %s: %zu bytes, %d counts for %d possible CPUs, %s\n",
+			       path, len, fields, npossible,
+			       len && whole[len - 1] == '\n' ? "newline at the end" : "no newline at the end");
+		for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+			piece = slurp_sized(path, sizes[i], &plen);
+			after = slurp_sized(path, 1 << 16, &alen);
+			if (alen == len && !memcmp(after, whole, len)) {
+				compared++;
+				if ((plen != len || memcmp(piece, whole, len)) && !bad++)
+					printf("# %s read in %zu-byte pieces: %zu bytes, whole reads before and after %zu\n",
+					       path, sizes[i], plen, len);
+			}
+			free(whole);
+			whole = after;
+			len = alen;
+			free(piece);
+		}
+		free(whole);
+	}
+	free(possible);
+	result(files && !bad, NULL,
+	       "per_cpu_count: %d files, %d counts each (possible CPUs), with a newline; same text in 1, 7, 4096-byte reads (%d of %d compared, the others' counts moved)",
+	       files, npossible, compared, files * 3);
+}
+
 static void test_values(void)
 {
 	test_header_cpus("/proc/interrupts", "/sys/devices/system/cpu/online");
@@ -436,6 +488,7 @@ static void test_values(void)
 	test_row_order("/proc/interrupts");
 	test_row_order("/proc/softirqs");
 	test_irq_counts();
+	test_per_cpu_count();
 	test_sums();
 }
 
