@@ -536,14 +536,12 @@ int suite_check(int patched, const char *kernel)
  */
 static void test_fragmented(int patched)
 {
-	const char *attr = "fail_page_alloc";
 	char *ref[NR_FILES];
 	unsigned int i;
 
 	fault_refs(ref);
 	fault_text_alloc();
-	fault_attr(attr, "min-order", "1");
-	fault_aim(attr, 100);
+	fragment_memory(1);
 	for (i = 0; i < NR_FILES; i++) {
 		struct fault_counts c = { 0 };
 		struct allocs a;
@@ -569,6 +567,5 @@ static void test_fragmented(int patched)
 			       files[i], a.vmallocs, a.largest);
 		free(ref[i]);
 	}
-	fault_attr(attr, "probability", "0");
-	fault_attr(attr, "min-order", "0");
+	fragment_memory(0);
 }

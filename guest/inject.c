@@ -34,6 +34,24 @@ void fault_aim(const char *attr, int percent)
 	fault_attr(attr, "probability", p);
 }
 
+/*
+ * A fragmented machine for the processes marked with make_it_fail():
+ * fail_page_alloc fails all their allocations of order 1 and up (@on),
+ * or none again.
+ */
+void fragment_memory(int on)
+{
+	const char *attr = "fail_page_alloc";
+
+	if (on) {
+		fault_attr(attr, "min-order", "1");
+		fault_aim(attr, 100);
+	} else {
+		fault_attr(attr, "probability", "0");
+		fault_attr(attr, "min-order", "0");
+	}
+}
+
 /* Writes that themselves may meet an injected failure are retried. */
 void make_it_fail(int on)
 {

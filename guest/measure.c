@@ -33,20 +33,17 @@ static void measure_line(const char *f, int fragmented, size_t bytes,
  */
 static void measure_fragmented(int patched, const char *f)
 {
-	const char *attr = "fail_page_alloc";
 	struct allocs a;
 	size_t got;
 
-	fault_attr(attr, "min-order", "1");
-	fault_aim(attr, 100);
+	fragment_memory(1);
 	trace_on();
 	make_it_fail(1);
 	got = read_through(f);
 	make_it_fail(0);
 	a = trace_off();
 	measure_line(f, 1, got, &a);
-	fault_attr(attr, "probability", "0");
-	fault_attr(attr, "min-order", "0");
+	fragment_memory(0);
 	if (patched)
 		result(a.kvmallocs && a.largest <= PAGE_BYTES && !a.vmallocs, NULL,
 		       "measure %s fragmented: %d vmalloc", f, a.vmallocs);

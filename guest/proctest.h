@@ -130,6 +130,7 @@ struct fault_counts {
 
 void fault_attr(const char *attr, const char *file, const char *val);
 void fault_aim(const char *attr, int percent);
+void fragment_memory(int on);
 void make_it_fail(int on);
 void fault_text_alloc(void);
 ssize_t fault_read(const char *path, size_t rsize);	/* into its own text */
