@@ -24,8 +24,23 @@ CHURN_CPUS ?= 64
 BIG_CPUS ?= 512
 export CHECK_CPUS TIMING_CPUS CHURN_CPUS
 
+# ARCH: x86_64 (the host's own, default), arm64, riscv64 or ppc64le
+# (scripts/arch.sh): cross-built with Debian's compilers into build/ARCH,
+# booted in QEMU, results in results/ARCH. The kernel's own ARCH= is set
+# by the scripts, so this one is not passed on.
+ARCH ?= x86_64
+RIG_ARCH := $(ARCH)
+export RIG_ARCH
+unexport ARCH
+MAKEOVERRIDES :=
+ifeq ($(RIG_ARCH),x86_64)
 B := build
-FRAGMENTS := config/base.config
+else
+B := build/$(RIG_ARCH)
+export BUILD := $(CURDIR)/$(B)
+export RESULTS := $(CURDIR)/results/$(RIG_ARCH)
+endif
+FRAGMENTS := config/base.config config/$(RIG_ARCH).config
 
 .PHONY: all deps src kernels debug-kernel initramfs compare check check-big x86-rows profile export-patches checkpatch build-series clean
 
@@ -35,7 +50,8 @@ deps:
 	@scripts/stage.sh deps scripts/deps.sh
 
 src: deps
-	@scripts/stage.sh "extract and patch sources" scripts/prepare-src.sh
+	@BUILD=$(CURDIR)/build scripts/stage.sh "extract and patch sources" scripts/prepare-src.sh
+	@[ $(B) = build ] || { mkdir -p $(B) && ln -sfn ../src $(B)/src; }
 
 kernels: src
 	@scripts/stage.sh "build stock kernel" scripts/build-kernel.sh $(B)/src/stock $(B)/stock $(FRAGMENTS)
@@ -53,7 +69,8 @@ initramfs: src
 compare: kernels initramfs
 	@scripts/compare.sh $(CPUS)
 
-check: kernels debug-kernel initramfs
+# On another architecture without the debug kernel (scripts/check.sh).
+check: kernels $(if $(filter x86_64,$(RIG_ARCH)),debug-kernel) initramfs
 	@scripts/check.sh
 
 # The machines of the 2003 report and up: a 512-vCPU pair takes about half

@@ -10,9 +10,10 @@ void trace_setup(void)
 	static int done;
 	pid_t self = getpid();
 	int fd;
+	/* $arg1, the size: the same probe on every architecture */
 	static const char probes[] =
-		"p:rig/kvmalloc __kvmalloc_node_noprof size=%di:u64\n"
-		"p:rig/vmalloc __vmalloc_node_range_noprof size=%di:u64\n";
+		"p:rig/kvmalloc __kvmalloc_node_noprof size=$arg1:u64\n"
+		"p:rig/vmalloc __vmalloc_node_range_noprof size=$arg1:u64\n";
 
 	if (!done++) {
 		fd = open(TRACEFS "kprobe_events", O_WRONLY | O_APPEND);

@@ -16,6 +16,7 @@
 #   boot.sh --judge OUTDIR  judges the run kept in OUTDIR again, as it is
 #                           now (the rig's own test changes a copy)
 set -uo pipefail
+. "$(dirname "$0")/arch.sh"
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
@@ -120,7 +121,7 @@ kvm_probe() {
 }
 
 accel=(-accel tcg,thread=multi -cpu qemu64)
-if [ $timing = 0 ] && [ ! -f "$build/accel" ]; then
+if [ "$rig_arch" = x86_64 ] && [ $timing = 0 ] && [ ! -f "$build/accel" ]; then
 	kvm_probe
 fi
 if [ $timing = 1 ]; then
@@ -173,6 +174,35 @@ cmd=(qemu-system-x86_64 "${machine[@]}" "${accel[@]}" -smp "$cpus" -m "${mem}M"
      -drive "if=none,id=d0,file=$disk,format=raw"
      -device "virtio-blk-pci,drive=d0,num-queues=$queues"
      -append "console=ttyS0 loglevel=4 lpj=4000000 cpu_init_udelay=0 tsc=reliable no_timer_check cpuhp.parallel=0 i8042.noaux i8042.nokbd panic=-1 panic_on_warn=1 oops=panic reboot=t rcupdate.rcu_cpu_stall_timeout=100 trace_buf_size=64K rig.kernel=$name rig.suite=$suite$append${RIG_APPEND:+ $RIG_APPEND}")
+
+# Other architectures (scripts/arch.sh): TCG only; the kernel log on a
+# virtio console (pseries: a second hvc), firmware QEMU's own.
+#   arm64    virt with GICv3 (up to 512 vCPUs) and its ITS for MSI-X
+#   riscv64  virt with AIA: APLIC and IMSIC (MSI-X), OpenSBI
+#   ppc64le  pseries with XIVE, SLOF
+if [ "$rig_arch" != x86_64 ]; then
+	accel=(-accel tcg,thread=multi)
+	[ $timing = 1 ] && accel=(-accel tcg -icount shift=0,sleep=off)
+	klogdev=(-device virtio-serial-pci -chardev "file,id=klog,path=$out/kernel.log"
+		 -device virtconsole,chardev=klog)
+	case $rig_arch in
+	arm64)
+		machine=(-machine virt,gic-version=3 -cpu cortex-a57) console=ttyAMA0 ;;
+	riscv64)
+		machine=(-machine virt,aia=aplic-imsic -cpu rv64) console=ttyS0 ;;
+	ppc64le)
+		machine=(-machine pseries -cpu power9)
+		klogdev=(-chardev "file,id=klog,path=$out/kernel.log" -device spapr-vty,chardev=klog)
+		console=hvc0 ;;
+	esac
+	mem=$((2048 + 4 * cpus))
+	cmd=("$qemu" "${machine[@]}" "${accel[@]}" -smp "$cpus" -m "${mem}M"
+	     -display none -monitor none -serial stdio "${klogdev[@]}"
+	     -no-reboot -kernel "$image" -initrd "$initrd"
+	     -drive "if=none,id=d0,file=$disk,format=raw"
+	     -device "virtio-blk-pci,drive=d0,num-queues=$queues"
+	     -append "console=$console loglevel=4 cpuhp.parallel=0 panic=-1 panic_on_warn=1 oops=panic rcupdate.rcu_cpu_stall_timeout=100 trace_buf_size=64K rig.kernel=$name rig.suite=$suite rig.klog=$klog${RIG_APPEND:+ $RIG_APPEND}")
+fi
 printf '%q ' "${cmd[@]}" > "$out/qemu.cmd"
 echo >> "$out/qemu.cmd"
 

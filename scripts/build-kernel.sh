@@ -2,10 +2,13 @@
 # build-kernel.sh SRC OUT FRAGMENT...
 # tinyconfig + fragments (merge_config.sh), checked, then vmlinux and
 # modules (Module.symvers, for the rig's test module) in OUT, and OUT/boot.img,
-# the image QEMU boots: vmlinux through its PVH entry, or for a KASAN kernel,
-# whose PVH entry resets the guest before it prints anything, the bzImage.
+# the image QEMU boots: on x86 vmlinux through its PVH entry, or for a KASAN
+# kernel, whose PVH entry resets the guest before it prints anything, the
+# bzImage; on other architectures (RIG_ARCH, cross-built with Debian's
+# cross compilers) the image of scripts/arch.sh.
 # The configuration is regenerated only when the fragments change.
 set -euo pipefail
+. "$(dirname "$0")/arch.sh"
 
 src=$1 out=$2
 shift 2
@@ -13,14 +16,19 @@ die() { echo "build-kernel: $*" >&2; exit 1; }
 
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
+kmake=(make -s -C "$src" O="$out")
+if [ -n "$cross" ]; then
+	command -v "${cross}gcc" >/dev/null || die "no ${cross}gcc (run: make deps ARCH=$rig_arch)"
+	kmake+=(ARCH="$karch" CROSS_COMPILE="$cross")
+fi
 frags=()
 for f in "$@"; do frags+=("$(cd "$(dirname "$f")" && pwd)/$(basename "$f")"); done
 
 stamp=$out/.rig-fragments
 if ! cmp -s <(cat "${frags[@]}") "$stamp" 2>/dev/null || [ ! -f "$out/.config" ]; then
-	make -s -C "$src" O="$out" tinyconfig >/dev/null
-	(cd "$src" && scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" "${frags[@]}") >/dev/null
-	make -s -C "$src" O="$out" olddefconfig >/dev/null
+	"${kmake[@]}" tinyconfig >/dev/null
+	(cd "$src" && ARCH=$karch scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" "${frags[@]}") >/dev/null
+	"${kmake[@]}" olddefconfig >/dev/null
 	missing=()
 	while read -r line; do
 		case "$line" in
@@ -32,9 +40,10 @@ if ! cmp -s <(cat "${frags[@]}") "$stamp" 2>/dev/null || [ ! -f "$out/.config" ]
 	[ ${#missing[@]} -eq 0 ] || die "options missing from final .config in $out: ${missing[*]}"
 	cat "${frags[@]}" > "$stamp"
 fi
-targets=(vmlinux modules) image=vmlinux
-if grep -q '^CONFIG_KASAN=y' "$out/.config"; then
-	targets+=(bzImage) image=arch/x86/boot/bzImage
+targets=(vmlinux modules) image=$kimage
+if [ "$rig_arch" = x86_64 ] && grep -q '^CONFIG_KASAN=y' "$out/.config"; then
+	image=arch/x86/boot/bzImage
 fi
-make -s -C "$src" O="$out" -j"$(nproc)" "${targets[@]}"
+[ "$image" = vmlinux ] || targets+=("$(basename "$image")")
+"${kmake[@]}" -j"$(nproc)" "${targets[@]}"
 ln -sfn "$image" "$out/boot.img"

@@ -30,11 +30,11 @@ configure() {	# configure OUT SMP(y|n)
 	make -s -C "$tree" O="$out" tinyconfig >/dev/null
 	if [ "$2" = y ]; then
 		(cd "$tree" && scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" \
-			"$top/config/base.config" "$top/config/patched.config") >/dev/null
+			"$top/config/base.config" "$top/config/$rig_arch.config" "$top/config/patched.config") >/dev/null
 	else
 		printf 'CONFIG_SMP=n\n' > "$out/up.config"
 		(cd "$tree" && scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" \
-			"$top/config/base.config" "$top/config/patched.config" "$out/up.config") >/dev/null
+			"$top/config/base.config" "$top/config/$rig_arch.config" "$top/config/patched.config" "$out/up.config") >/dev/null
 	fi
 	make -s -C "$tree" O="$out" olddefconfig >/dev/null
 	if [ "$2" = n ] && grep -q '^CONFIG_SMP=y' "$out/.config"; then

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Install with apt-get what the rig needs, only if something is missing.
 set -euo pipefail
+. "$(dirname "$0")/arch.sh"
 
 # perl for checkpatch.pl comes with build-essential; sysstat, procps and
 # irqbalance are the parsers run in the guest; gnuplot draws the plot
@@ -10,6 +11,14 @@ pkgs=(linux-source-6.12 busybox-static build-essential
 # QEMU 10 from bookworm-backports: its TCG emulates x2APIC, which booting
 # more than 255 vCPUs needs (bookworm's QEMU 7.2 stops at 255)
 backports=(qemu-system-x86)
+# Another architecture (RIG_ARCH): Debian's cross compiler and C library
+# (the static guest programs), and QEMU 10 for it from bookworm-backports
+case $rig_arch in
+arm64) backports+=(qemu-system-arm) ;;
+riscv64) backports+=(qemu-system-misc) ;;
+ppc64le) backports+=(qemu-system-ppc) ;;
+esac
+[ -z "$cross" ] || pkgs+=("gcc-${cross%-}" "libc6-dev-$debarch-cross")
 qemu_major=10
 sources=/etc/apt/sources.list.d/bookworm-backports.sources
 
@@ -20,7 +29,7 @@ for p in "${pkgs[@]}"; do
 done
 qemu_ok() {
 	local v
-	v=$(qemu-system-x86_64 --version 2>/dev/null | sed -n 's/^QEMU emulator version \([0-9]*\)\..*/\1/p')
+	v=$("$qemu" --version 2>/dev/null | sed -n 's/^QEMU emulator version \([0-9]*\)\..*/\1/p')
 	[ -n "$v" ] && [ "$v" -ge $qemu_major ]
 }
 [ ${#missing[@]} -eq 0 ] && qemu_ok && exit 0
@@ -44,5 +53,5 @@ fi
 if ! qemu_ok; then
 	echo "deps: installing ${backports[*]} from bookworm-backports"
 	apt-get install -y -q --no-install-recommends -t bookworm-backports "${backports[@]}"
-	qemu_ok || { echo "deps: $(qemu-system-x86_64 --version | head -n 1): need QEMU >= $qemu_major" >&2; exit 1; }
+	qemu_ok || { echo "deps: $("$qemu" --version | head -n 1): need QEMU >= $qemu_major" >&2; exit 1; }
 fi

@@ -1,9 +1,15 @@
 # lib.sh: what the rig's host scripts share (sourced by check.sh,
 # compare.sh and build-series.sh): booting runs, and KTAP results.
 #   top, build     the project and its build folder (BUILD overrides)
+#   rig_arch ...   the architecture (scripts/arch.sh)
 
+. "$(dirname "${BASH_SOURCE[0]}")/arch.sh"
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${BUILD:-$top/build}
+# The guest programs built for the host (normalize): on another
+# architecture a second build of them (scripts/mkinitramfs.sh).
+host_proctest=$build/guest/bin/proctest
+[ -z "$cross" ] || host_proctest=$build/host/bin/proctest
 
 # rig_boot [-t] IMAGE CPUS KERNEL SUITE DIR: one boot (scripts/boot.sh);
 # its verdict, console.log, kernel.log and qemu.cmd stay in DIR.

@@ -5,7 +5,13 @@
 # kernel in build/ that has one (stock, patched, debug), and Debian's mpstat, vmstat, top
 # and irqbalance with the libraries ldd names; packed by the kernel's own
 # usr/gen_init_cpio from a spec written here (build/initramfs.spec).
+# For another architecture (RIG_ARCH): the guest programs and modules
+# cross-built, busybox from Debian's busybox-static of that architecture
+# (downloaded with an apt state of its own in build/ARCH/apt, unpacked with
+# dpkg -x), no Debian parsers; and the guest programs built for the host
+# too (build/ARCH/host), which check.sh runs to compare texts.
 set -euo pipefail
+. "$(dirname "$0")/arch.sh"
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
@@ -13,9 +19,34 @@ out=$1
 busybox=/bin/busybox
 debian_progs=(/usr/bin/mpstat /usr/bin/vmstat /usr/bin/top /usr/sbin/irqbalance)
 terminfo=(/lib/terminfo/d/dumb)	# top wants one, and uses "dumb" when not on a tty
+kmake=()
 die() { echo "mkinitramfs: $*" >&2; exit 1; }
 
-[ -x "$busybox" ] && file -L "$busybox" | grep -q 'statically linked' ||
+# busybox-static of $debarch from Debian's $suite, with an apt state of its
+# own: nothing changes in the host's apt or dpkg
+cross_busybox() {
+	local apt=$build/apt o
+	o=(-q -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache"
+	   -o "Dir::Etc::SourceList=$apt/sources.list" -o "Dir::Etc::SourceParts=$apt/empty"
+	   -o "APT::Architecture=$debarch" -o "APT::Architectures::=$debarch")
+	if [ ! -x "$apt/busybox/bin/busybox" ]; then
+		mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/empty" "$apt/deb"
+		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $suite main" > "$apt/sources.list"
+		apt-get "${o[@]}" update >/dev/null || die "apt-get update of $suite for $debarch failed"
+		(cd "$apt/deb" && apt-get "${o[@]}" download busybox-static >/dev/null 2>&1) ||
+			die "no busybox-static for $debarch in Debian $suite"
+		dpkg -x "$apt"/deb/busybox-static_*.deb "$apt/busybox"
+	fi
+	echo "$apt/busybox/bin/busybox"
+}
+
+if [ -n "$cross" ]; then
+	busybox=$(cross_busybox)
+	debian_progs=() terminfo=()
+	kmake=(ARCH="$karch" CROSS_COMPILE="$cross")
+	make -s -C "$top/guest" O="$build/host" KSRC="$build/src/stock"
+fi
+[ -x "$busybox" ] && file -L "$busybox" | grep -q "statically linked" ||
 	die "$busybox is not a static busybox (run: make deps)"
 for p in "${debian_progs[@]}" "${terminfo[@]}"; do
 	[ -e "$p" ] || die "$p is missing (run: make deps)"
@@ -25,7 +56,7 @@ gen=$build/guest/gen_init_cpio
 if [ ! -x "$gen" ] || [ "$gen" -ot "$build/src/stock/usr/gen_init_cpio.c" ]; then
 	gcc -O2 -o "$gen" "$build/src/stock/usr/gen_init_cpio.c"
 fi
-make -s -C "$top/guest" O="$build/guest" KSRC="$build/src/stock"
+make -s -C "$top/guest" O="$build/guest" KSRC="$build/src/stock" ${cross:+CC=${cross}gcc}
 
 # The test modules, once per kernel: each must match that kernel's config.
 modules=()
@@ -35,7 +66,7 @@ for k in stock patched debug; do
 		mod=$build/$k/$m
 		mkdir -p "$mod"
 		cp -u "$top/guest/$m"/* "$mod/"
-		make -s -C "$build/$k" M="$mod" modules
+		make -s -C "$build/$k" "${kmake[@]}" M="$mod" modules
 		modules+=("/lib/modules/$m-$k.ko $mod/$m.ko")
 	done
 done
@@ -66,7 +97,8 @@ spec=$build/initramfs.spec
 		done
 	done | awk '!seen[$0]++'
 	echo "file /bin/busybox $busybox 755 0 0"
-	for applet in $("$busybox" --list-full); do
+	# the applets of the host's busybox-static: the same Debian version
+	for applet in $(/bin/busybox --list-full); do
 		case " ${debian_progs[*]} /bin/busybox " in
 		*" /$applet "*) ;;	# Debian's program, not the applet
 		*) echo "slink /$applet /bin/busybox 777 0 0" ;;

@@ -1,0 +1,34 @@
+# arch.sh: what differs between the architectures the rig builds and
+# boots, sourced by the host scripts. RIG_ARCH (make ARCH=...) is one of
+#   x86_64   the host's own: build/, results/
+#   arm64    QEMU virt, GICv3 (ITS for MSI-X), PL011 console
+#   riscv64  QEMU virt, AIA (APLIC and IMSIC for MSI-X), 16550 console
+#   ppc64le  QEMU pseries, XIVE, hvc console
+# Cross builds and their results go to build/ARCH and results/ARCH.
+#   karch, cross     the kernel's ARCH= and CROSS_COMPILE=
+#   kimage           the image QEMU boots, in the kernel's build folder
+#   qemu             QEMU's binary
+#   debarch, suite   Debian's name and release for busybox-static of the
+#                    architecture (riscv64 is a release architecture
+#                    from trixie on)
+#   klog             the guest's device for the whole kernel log
+
+rig_arch=${RIG_ARCH:-x86_64}
+suite=bookworm
+case $rig_arch in
+x86_64)
+	karch=x86 cross= kimage=vmlinux qemu=qemu-system-x86_64
+	debarch=amd64 klog=/dev/ttyS1 ;;
+arm64)
+	karch=arm64 cross=aarch64-linux-gnu- kimage=arch/arm64/boot/Image
+	qemu=qemu-system-aarch64 debarch=arm64 klog=/dev/hvc0 ;;
+riscv64)
+	karch=riscv cross=riscv64-linux-gnu- kimage=arch/riscv/boot/Image
+	qemu=qemu-system-riscv64 debarch=riscv64 suite=trixie klog=/dev/hvc0 ;;
+ppc64le)
+	karch=powerpc cross=powerpc64le-linux-gnu- kimage=vmlinux
+	qemu=qemu-system-ppc64 debarch=ppc64el klog=/dev/hvc1 ;;
+*)
+	echo "unknown ARCH=$rig_arch (x86_64, arm64, riscv64 or ppc64le)" >&2
+	exit 2 ;;
+esac
