@@ -50,7 +50,7 @@ plot for [i=1:3] "$data/stock-".word(files, i).".dat" using 1:2 with linespoints
      "$data/kunit.dat" using 1:2 with points pt 7 ps 1.5 lc rgb "black" title "largest record, 8192 CPUs (KUnit)", \
      "$data/kunit.dat" using 1:3 with points pt 6 ps 1.5 lc rgb "black" title "one row as one record, 8192 CPUs (KUnit)", \
      4096 with lines lc rgb "gray" dt 3 title "one page"
-set xrange [0.7:1000]
+set xrange [0.7:1500]
 set ylabel "read time of the whole file (µs, median; bars: fastest to slowest)"
 set title "read time (clock $clocks)"
 set format y "%g"
