@@ -69,9 +69,18 @@ initramfs: src
 compare: kernels initramfs
 	@scripts/compare.sh $(CPUS)
 
-# On another architecture without the debug kernel (scripts/check.sh).
-check: kernels $(if $(filter x86_64,$(RIG_ARCH)),debug-kernel) initramfs
+# On x86_64 also the kernels of CHECK_ARCHS (arm64), cross-built, for
+# check.sh's cross part; on another architecture without the debug kernel.
+CHECK_ARCHS ?= arm64
+export CHECK_ARCHS
+ifeq ($(RIG_ARCH),x86_64)
+check: kernels debug-kernel initramfs
+	@for a in $(CHECK_ARCHS); do $(MAKE) --no-print-directory kernels initramfs ARCH=$$a || exit 1; done
 	@scripts/check.sh
+else
+check: kernels initramfs
+	@scripts/check.sh
+endif
 
 # The machines of the 2003 report and up: a 512-vCPU pair takes about half
 # an hour here (README, "Beyond 255 vCPUs"), more than make check's CI

@@ -9,8 +9,11 @@
 #   CHURN_CPUS   vCPUs of the churn boots                   (64)
 #   CHECK_PARTS  the parts that run: series (checkpatch), rig (the
 #                verdict's own tests), text (check and parsers suites,
-#                stock's text against patched's), churn, debug, timing
-#                (all; on another architecture text churn timing)
+#                stock's text against patched's), churn, debug, timing,
+#                cross (all; on another architecture text churn timing)
+#   CHECK_ARCHS  the architectures of the cross part, each built in
+#                build/ARCH by make check                     (arm64)
+#   CROSS_CPUS   their vCPU counts for the check suite and churn  (64)
 # At CHURN_CPUS (more than 32, so that rows span several records): CPU
 # hotplug with sparse masks and interrupt churn under readers, and failing
 # allocations, on stock and patched (churn); then all of that and the
@@ -25,8 +28,13 @@ check_cpus=${CHECK_CPUS:-1 8 64 255}
 timing_cpus=${TIMING_CPUS:-1 8 64}
 churn_cpus=${CHURN_CPUS:-64}
 kernels="stock patched"
-all_parts="series rig text churn debug timing"
+all_parts="series rig text churn debug timing cross"
 [ "$rig_arch" = x86_64 ] || all_parts="text churn timing"
+check_archs=${CHECK_ARCHS-arm64}
+cross_cpus=${CROSS_CPUS:-64}
+# test names carry the architecture, if not x86_64
+arch_label=
+[ "$rig_arch" = x86_64 ] || arch_label="$rig_arch "
 parts=" ${CHECK_PARTS:-$all_parts} "
 part() { case "$parts" in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 # The debug kernel evaluates ACPI's PCI routing (_PRT) so slowly under
@@ -40,20 +48,21 @@ run() {		# run KERNEL CPUS SUITE DIR
 	rig_boot "$build/$1/boot.img" "$2" "$1" "$3" "$4"
 }
 
-# Turn a boot's verdict and its guest KTAP lines into tests of ours.
+# Turn a boot's verdict and its guest KTAP lines into tests of ours,
+# named after the kernel (and the architecture, if not x86_64).
 collect() {	# collect KERNEL CPUS SUITE DIR
-	local dir=$4 line why
+	local dir=$4 line why k=$arch_label$1
 	mkdir -p "$dir"
 	[ -f "$dir/result" ] || echo "fail 0s not booted (no $build/$1/boot.img or initramfs?)" > "$dir/result"
 	why=$(cut -d' ' -f3- "$dir/result")
-	echo "# boot $1 cpus=$2 suite=$3: $(cut -d' ' -f1-2 "$dir/result") $why"
-	ktap_report "$([ -z "$why" ] && echo 1 || echo 0)" "boot $1 cpus=$2 suite=$3 reports"
+	echo "# boot $k cpus=$2 suite=$3: $(cut -d' ' -f1-2 "$dir/result") $why"
+	ktap_report "$([ -z "$why" ] && echo 1 || echo 0)" "boot $k cpus=$2 suite=$3 reports"
 	while IFS= read -r line; do
 		case "$line" in
 		"ok "*"# SKIP "*)
-			ktap_report 1 "$1 cpus=$2: $(echo "${line% # SKIP *}" | cut -d' ' -f3-)" "${line##* # SKIP }" ;;
-		"ok "*) ktap_report 1 "$1 cpus=$2: $(echo "$line" | cut -d' ' -f3-)" ;;
-		"not ok "*) ktap_report 0 "$1 cpus=$2: $(echo "$line" | cut -d' ' -f4-)" ;;
+			ktap_report 1 "$k cpus=$2: $(echo "${line% # SKIP *}" | cut -d' ' -f3-)" "${line##* # SKIP }" ;;
+		"ok "*) ktap_report 1 "$k cpus=$2: $(echo "$line" | cut -d' ' -f3-)" ;;
+		"not ok "*) ktap_report 0 "$k cpus=$2: $(echo "$line" | cut -d' ' -f4-)" ;;
 		"# "*) case "$line" in "# Totals"*|"# measure"*|"# kunit "*) ;; *) echo "$line" ;; esac ;;
 		esac
 	done < <(tr -d '\r' < "$dir/console.log")
@@ -86,10 +95,10 @@ same_text() {	# same_text CPUS
 		done
 		s=$results/stock-$1/$f.shape p=$results/patched-$1/$f.shape
 		if [ -s "$s" ] && cmp -s "$s" "$p"; then
-			ktap_report 1 "same text /proc/$f cpus=$1 ($(wc -l < "$s") lines)"
+			ktap_report 1 "${arch_label}same text /proc/$f cpus=$1 ($(wc -l < "$s") lines)"
 		else
 			diff "$s" "$p" | head -n 6 | sed 's/^/# /'
-			ktap_report 0 "same text /proc/$f cpus=$1"
+			ktap_report 0 "${arch_label}same text /proc/$f cpus=$1"
 		fi
 	done
 }
@@ -165,19 +174,28 @@ fi
 # programs: on another architecture the check suite alone.
 text_suites=check,parsers
 [ "$rig_arch" = x86_64 ] || text_suites=check
-part text && for n in $check_cpus; do
-	boot_both "$n" $text_suites ""
-	same_text "$n"
-done
+text() {	# text CPUS...: the check suite, and stock's text against patched's
+	local n
+	for n in "$@"; do
+		boot_both "$n" $text_suites ""
+		same_text "$n"
+	done
+}
 
 # One boot at a time: two 64-vCPU guests churning CPUs on 2 host cores
 # made 6.12 warn "Dying CPU not properly vacated!" on stock and patched
 # alike (scheduler, CPU hotplug), which panic_on_warn turns into a panic.
 churn=hotplug,irqchurn,failslab
-part churn && for k in $kernels; do
-	run "$k" "$churn_cpus" $churn "$results/churn-$k-$churn_cpus"
-	collect "$k" "$churn_cpus" $churn "$results/churn-$k-$churn_cpus"
-done
+churn() {	# churn CPUS
+	local k
+	for k in $kernels; do
+		run "$k" "$1" $churn "$results/churn-$k-$1"
+		collect "$k" "$1" $churn "$results/churn-$k-$1"
+	done
+}
+
+part text && text $check_cpus
+part churn && churn "$churn_cpus"
 # KASAN and lockdep under TCG: several times slower; the reads under
 # churn, and kmemleak after them
 if part debug; then
@@ -238,5 +256,18 @@ part timing && for n in $timing_cpus; do
 	cheaper nonzero_col_ns "$n" "$(limit "$5")" "read time of a non-zero column of /proc/interrupts"
 	cheaper busy_ns "$n" "$(limit "$6")" "read time /proc/interrupts with busy rows"
 done
+
+# Other architectures, cross-built by make check (build/ARCH): the check
+# suite and the churn at CROSS_CPUS (64 vCPUs: rows of several records),
+# the text against that architecture's stock. Results in check/ARCH.
+if part cross && [ "$rig_arch" = x86_64 ]; then
+	host_results=$results
+	for a in $check_archs; do
+		use_arch "$a"
+		arch_label="$a " text_suites=check results=$host_results/$a
+		text $cross_cpus
+		for n in $cross_cpus; do churn "$n"; done
+	done
+fi
 
 ktap_totals

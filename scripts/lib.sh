@@ -11,6 +11,17 @@ build=${BUILD:-$top/build}
 host_proctest=$build/guest/bin/proctest
 [ -z "$cross" ] || host_proctest=$build/host/bin/proctest
 
+# use_arch ARCH: from here on boot the kernels of another architecture,
+# build/ARCH (as make ARCH=... builds them), and normalize with its host
+# build of the guest programs
+use_arch() {
+	export RIG_ARCH=$1
+	. "$top/scripts/arch.sh"
+	export BUILD=$top/build/$1
+	build=$BUILD
+	host_proctest=$build/host/bin/proctest
+}
+
 # rig_boot [-t] IMAGE CPUS KERNEL SUITE DIR: one boot (scripts/boot.sh);
 # its verdict, console.log, kernel.log and qemu.cmd stay in DIR.
 rig_boot() {
