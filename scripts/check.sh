@@ -13,7 +13,7 @@
 #                cross (all; on another architecture text churn timing)
 #   CHECK_ARCHS  the architectures of the cross part, each built in
 #                build/ARCH by make check                     (arm64)
-#   CROSS_CPUS   their vCPU counts for the check suite and churn  (64)
+#   CROSS_CPUS   their vCPU counts for the check suite          (64)
 # At CHURN_CPUS (more than 32, so that rows span several records): CPU
 # hotplug with sparse masks and interrupt churn under readers, and failing
 # allocations, on stock and patched (churn); then all of that and the
@@ -258,15 +258,17 @@ part timing && for n in $timing_cpus; do
 done
 
 # Other architectures, cross-built by make check (build/ARCH): the check
-# suite and the churn at CROSS_CPUS (64 vCPUs: rows of several records),
-# the text against that architecture's stock. Results in check/ARCH.
+# suite at CROSS_CPUS (64 vCPUs: rows of several records), the text
+# against that architecture's stock. Results in check/ARCH. Not the
+# churn: on arm64 at 64 vCPUs 6.12 warned "Dying CPU not properly
+# vacated!" (sched_cpu_dying(), panic_on_warn) within the first phase of
+# CPU hotplug, stock and patched alike, each in a boot of its own.
 if part cross && [ "$rig_arch" = x86_64 ]; then
 	host_results=$results
 	for a in $check_archs; do
 		use_arch "$a"
 		arch_label="$a " text_suites=check results=$host_results/$a
 		text $cross_cpus
-		for n in $cross_cpus; do churn "$n"; done
 	done
 fi
 

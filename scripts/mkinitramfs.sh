@@ -29,7 +29,7 @@ cross_busybox() {
 	o=(-q -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache"
 	   -o "Dir::Etc::SourceList=$apt/sources.list" -o "Dir::Etc::SourceParts=$apt/empty"
 	   -o "APT::Architecture=$debarch" -o "APT::Architectures::=$debarch")
-	if [ ! -x "$apt/busybox/bin/busybox" ]; then
+	if [ ! -d "$apt/busybox" ]; then
 		mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/empty" "$apt/deb"
 		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $suite main" > "$apt/sources.list"
 		apt-get "${o[@]}" update >/dev/null || die "apt-get update of $suite for $debarch failed"
@@ -37,7 +37,10 @@ cross_busybox() {
 			die "no busybox-static for $debarch in Debian $suite"
 		dpkg -x "$apt"/deb/busybox-static_*.deb "$apt/busybox"
 	fi
-	echo "$apt/busybox/bin/busybox"
+	# /bin/busybox up to bookworm, /usr/bin/busybox from trixie on
+	for o in "$apt"/busybox/bin/busybox "$apt"/busybox/usr/bin/busybox; do
+		[ ! -f "$o" ] || { echo "$o"; return; }
+	done
 }
 
 if [ -n "$cross" ]; then
