@@ -195,7 +195,7 @@ if [ "$rig_arch" != x86_64 ]; then
 		klogdev=(-chardev "file,id=klog,path=$out/kernel.log" -device spapr-vty,chardev=klog)
 		console=hvc0 ;;
 	esac
-	mem=$((2048 + 4 * cpus))
+	mem=$(( (2048 + 4 * cpus + 255) / 256 * 256 ))	# pseries: in 256 MiB
 	cmd=("$qemu" "${machine[@]}" "${accel[@]}" -smp "$cpus" -m "${mem}M"
 	     -display none -monitor none -serial stdio "${klogdev[@]}"
 	     -no-reboot -kernel "$image" -initrd "$initrd"
