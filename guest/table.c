@@ -57,6 +57,25 @@ int is_padded(const char *path)
  * counts after it, up to the first field that is not a number (chip,
  * description).
  */
+/*
+ * powerpc shows two rows named LOC (the timer event device's and the
+ * others'): the second occurrence of a name is called "LOC#2", so that
+ * every row has a name of its own.
+ */
+static void number_label(const struct table *t, struct table_row *r)
+{
+	int i, n = 1;
+	char base[sizeof(r->label)];
+
+	snprintf(base, sizeof(base), "%s", r->label);
+	for (i = 0; i < t->nrows - 1; i++)
+		if (!strncmp(t->rows[i].label, base, strlen(base)) &&
+		    (t->rows[i].label[strlen(base)] == 0 || t->rows[i].label[strlen(base)] == '#'))
+			n++;
+	if (n > 1)
+		snprintf(r->label, sizeof(r->label), "%.16s#%d", base, n % 1000);
+}
+
 struct table parse_text(const char *text)
 {
 	struct table t = { 0, NULL, 0, NULL };
@@ -88,6 +107,8 @@ struct table parse_text(const char *text)
 			;
 		snprintf(r->label, sizeof(r->label), "%s", q);
 		r->irq = (*q >= '0' && *q <= '9') ? strtol(q, NULL, 10) : -1;
+		if (r->irq < 0)
+			number_label(&t, r);
 		for (p = colon + 1; ; ) {
 			char *end;
 
