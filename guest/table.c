@@ -51,31 +51,30 @@ int is_padded(const char *path)
 }
 
 /*
- * The one row parser. The header's "CPUn" names give the columns; every
- * other line is a row: its label (before ':'; a line without one is a row
- * labelled "?" with -1 columns), its number if the label is one, and the
- * counts after it, up to the first field that is not a number (chip,
- * description).
- */
-/*
  * powerpc shows two rows named LOC (the timer event device's and the
  * others'): the second occurrence of a name is called "LOC#2", so that
  * every row has a name of its own.
  */
 static void number_label(const struct table *t, struct table_row *r)
 {
+	size_t len = strlen(r->label);
 	int i, n = 1;
-	char base[sizeof(r->label)];
 
-	snprintf(base, sizeof(base), "%s", r->label);
 	for (i = 0; i < t->nrows - 1; i++)
-		if (!strncmp(t->rows[i].label, base, strlen(base)) &&
-		    (t->rows[i].label[strlen(base)] == 0 || t->rows[i].label[strlen(base)] == '#'))
+		if (!strncmp(t->rows[i].label, r->label, len) &&
+		    (!t->rows[i].label[len] || t->rows[i].label[len] == '#'))
 			n++;
 	if (n > 1)
-		snprintf(r->label, sizeof(r->label), "%.16s#%d", base, n % 1000);
+		snprintf(r->label + len, sizeof(r->label) - len, "#%d", n);
 }
 
+/*
+ * The one row parser. The header's "CPUn" names give the columns; every
+ * other line is a row: its label (before ':'; a line without one is a row
+ * labelled "?" with -1 columns), its number if the label is one, and the
+ * counts after it, up to the first field that is not a number (chip,
+ * description).
+ */
 struct table parse_text(const char *text)
 {
 	struct table t = { 0, NULL, 0, NULL };

@@ -32,9 +32,6 @@ all_parts="series rig text churn debug timing cross"
 [ "$rig_arch" = x86_64 ] || all_parts="text churn timing"
 check_archs=${CHECK_ARCHS-arm64}
 cross_cpus=${CROSS_CPUS:-64}
-# test names carry the architecture, if not x86_64
-arch_label=
-[ "$rig_arch" = x86_64 ] || arch_label="$rig_arch "
 parts=" ${CHECK_PARTS:-$all_parts} "
 part() { case "$parts" in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 # The debug kernel evaluates ACPI's PCI routing (_PRT) so slowly under
@@ -51,7 +48,8 @@ run() {		# run KERNEL CPUS SUITE DIR
 # Turn a boot's verdict and its guest KTAP lines into tests of ours,
 # named after the kernel (and the architecture, if not x86_64).
 collect() {	# collect KERNEL CPUS SUITE DIR
-	local dir=$4 line why k=$arch_label$1
+	local dir=$4 line why k
+	k=$(arch_label)$1
 	mkdir -p "$dir"
 	[ -f "$dir/result" ] || echo "fail 0s not booted (no $build/$1/boot.img or initramfs?)" > "$dir/result"
 	why=$(cut -d' ' -f3- "$dir/result")
@@ -91,14 +89,14 @@ same_text() {	# same_text CPUS
 	for f in interrupts softirqs stat; do
 		for k in $kernels; do
 			tr -d '\r' < "$results/$k-$1/console.log" | sed -n "s/^=$f=//p" |
-				"$host_proctest" normalize $f > "$results/$k-$1/$f.shape"
+				"$(host_proctest)" normalize $f > "$results/$k-$1/$f.shape"
 		done
 		s=$results/stock-$1/$f.shape p=$results/patched-$1/$f.shape
 		if [ -s "$s" ] && cmp -s "$s" "$p"; then
-			ktap_report 1 "${arch_label}same text /proc/$f cpus=$1 ($(wc -l < "$s") lines)"
+			ktap_report 1 "$(arch_label)same text /proc/$f cpus=$1 ($(wc -l < "$s") lines)"
 		else
 			diff "$s" "$p" | head -n 6 | sed 's/^/# /'
-			ktap_report 0 "${arch_label}same text /proc/$f cpus=$1"
+			ktap_report 0 "$(arch_label)same text /proc/$f cpus=$1"
 		fi
 	done
 }
@@ -172,12 +170,11 @@ fi
 
 # Debian's parsers (mpstat, vmstat, top, irqbalance) are the host's
 # programs: on another architecture the check suite alone.
-text_suites=check,parsers
-[ "$rig_arch" = x86_64 ] || text_suites=check
 text() {	# text CPUS...: the check suite, and stock's text against patched's
-	local n
+	local n suites=check,parsers
+	[ "$rig_arch" = x86_64 ] || suites=check
 	for n in "$@"; do
-		boot_both "$n" $text_suites ""
+		boot_both "$n" $suites ""
 		same_text "$n"
 	done
 }
@@ -267,7 +264,7 @@ if part cross && [ "$rig_arch" = x86_64 ]; then
 	host_results=$results
 	for a in $check_archs; do
 		use_arch "$a"
-		arch_label="$a " text_suites=check results=$host_results/$a
+		results=$host_results/$a
 		text $cross_cpus
 	done
 fi

@@ -6,20 +6,25 @@
 . "$(dirname "${BASH_SOURCE[0]}")/arch.sh"
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${BUILD:-$top/build}
-# The guest programs built for the host (normalize): on another
-# architecture a second build of them (scripts/mkinitramfs.sh).
-host_proctest=$build/guest/bin/proctest
-[ -z "$cross" ] || host_proctest=$build/host/bin/proctest
+
+# host_proctest: the guest programs built for the host (normalize); on
+# another architecture a second build of them (scripts/mkinitramfs.sh)
+host_proctest() {
+	[ -z "$cross" ] && echo "$build/guest/bin/proctest" || echo "$build/host/bin/proctest"
+}
 
 # use_arch ARCH: from here on boot the kernels of another architecture,
-# build/ARCH (as make ARCH=... builds them), and normalize with its host
-# build of the guest programs
+# build/ARCH (as make ARCH=... builds them)
 use_arch() {
 	export RIG_ARCH=$1
 	. "$top/scripts/arch.sh"
 	export BUILD=$top/build/$1
 	build=$BUILD
-	host_proctest=$build/host/bin/proctest
+}
+
+# arch_label: "ARCH " in test names, if not x86_64
+arch_label() {
+	[ "$rig_arch" = x86_64 ] || echo "$rig_arch "
 }
 
 # rig_boot [-t] IMAGE CPUS KERNEL SUITE DIR: one boot (scripts/boot.sh);

@@ -100,7 +100,9 @@ spec=$build/initramfs.spec
 		done
 	done | awk '!seen[$0]++'
 	echo "file /bin/busybox $busybox 755 0 0"
-	# the applets of the host's busybox-static: the same Debian version
+	# the applets of the host's busybox-static (one that does not run
+	# here cannot list them): bookworm's, as the guest's but for riscv64,
+	# whose trixie busybox has the applets the guest uses too
 	for applet in $(/bin/busybox --list-full); do
 		case " ${debian_progs[*]} /bin/busybox " in
 		*" /$applet "*) ;;	# Debian's program, not the applet
