@@ -54,6 +54,8 @@ collect() {	# collect KERNEL CPUS SUITE DIR
 	[ -f "$dir/result" ] || echo "fail 0s not booted (no $build/$1/boot.img or initramfs?)" > "$dir/result"
 	why=$(cut -d' ' -f3- "$dir/result")
 	echo "# boot $k cpus=$2 suite=$3: $(cut -d' ' -f1-2 "$dir/result") $why"
+	[ -z "$known_warn" ] || echo "# boot $k cpus=$2 suite=$3: warned \"$known_warn\"" \
+		"$(tr -d '\r' < "$dir/kernel.log" 2>/dev/null | grep -cF "$known_warn") times (arch.sh: known_warn)"
 	ktap_report "$([ -z "$why" ] && echo 1 || echo 0)" "boot $k cpus=$2 suite=$3 reports"
 	while IFS= read -r line; do
 		case "$line" in

@@ -61,6 +61,8 @@ static void churn_round(void)
 		unsigned int irq = base + i;
 
 		irq_set_chip_and_handler(irq, &dummy_irq_chip, handle_simple_irq);
+		/* powerpc and arm make new descriptors IRQ_NOREQUEST */
+		irq_clear_status_flags(irq, IRQ_NOREQUEST);
 		churn_name(names[i][0], sizeof(names[i][0]), i, 0);
 		if (request_irq(irq, churn_handler, IRQF_SHARED, names[i][0],
 				names[i][0]))
