@@ -55,9 +55,7 @@ int suite_busy(int patched, const char *kernel)
 	int cols = BUSY_IRQS * online_cpus(), rows, zeros;
 	char cmd[128], first[128];
 
-	/* timed with the probes off, if measure set them up */
-	if (access(TRACEFS "events/rig/enable", W_OK) == 0)
-		write_file(TRACEFS "events/rig/enable", "0");
+	trace_events(0);	/* timed without them, if measure set them up */
 	none = busy_time();
 	snprintf(cmd, sizeof(cmd), "insmod /lib/modules/irq_busy-%s.ko 2>&1", kernel);
 	if (run_quiet(cmd)) {

@@ -85,15 +85,14 @@ struct allocs {
 	int kvmallocs;
 	int vmallocs;
 	long long lost;		/* events overwritten in the full buffer */
-	long long hits;		/* of the kvmalloc() kprobe, recorded or not */
 };
 
 void trace_setup(void);
+void trace_events(int on);
 void trace_pids(const pid_t *pids, unsigned int n);
 void trace_on(void);
 struct allocs trace_off(void);
 struct allocs trace_read(const char *path);
-const char *trace_blind(const struct allocs *a);
 void result_bounded(int patched, const char *f, const struct allocs *a);
 
 /* readers.c: concurrent readers for the churn suites */

@@ -22,7 +22,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
 
 judge() {	# judge OUTDIR QEMU_EXIT: prints why the run failed, or nothing
-	local out=$1 rc=$2 log=$1/console.log klog=$1/kernel.log con totals found why
+	local out=$1 rc=$2 log=$1/console.log klog=$1/kernel.log con totals found why asked booted
 	# Kernel reports by kind: the first line of each kind found.
 	local kinds=(
 		'panic|Kernel panic'
@@ -60,10 +60,15 @@ judge() {	# judge OUTDIR QEMU_EXIT: prints why the run failed, or nothing
 	con=$(tr -d '\r' < "$log")
 	totals=$(grep -m1 '^# Totals:' <<< "$con")
 	found=$(reports)
+	# the CPUs QEMU was given, and those the guest found online
+	asked=$(grep -o -- '-smp [0-9]*' "$out/qemu.cmd" 2>/dev/null | cut -d' ' -f2)
+	booted=$(sed -n 's/^rig: kernel=.* cpus=\([0-9]*\)$/\1/p' <<< "$con" | head -n 1)
 	if [ $rc = 124 ] || [ $rc = 137 ]; then
 		why="timeout after ${timeout}s${found:+; kernel reports: $found}"
 	elif [ -n "$found" ]; then
 		why="kernel reports: $found"
+	elif [ -n "$booted" ] && [ -n "$asked" ] && [ "$booted" != "$asked" ]; then
+		why="booted $booted of $asked CPUs$(grep -m1 'failed to come online' <<< "$con" | sed 's/^\[ *[0-9.]*\] /: /')"
 	elif [ -z "$totals" ]; then
 		why="no report (qemu exit $rc, last line: $(grep -v '^$' <<< "$con" | tail -n 1))"
 	elif grep -q '^not ok ' <<< "$con"; then

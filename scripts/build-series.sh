@@ -8,7 +8,9 @@
 # prefix has its read times on the instruction clock (series.csv); without
 # SMP, 1 vCPU. It works in a worktree of build/src/patched, so the rig's own
 # trees keep their file times; about 50 minutes on 2 cores (SERIES_SMP=y:
-# only the SMP builds, about half of that).
+# only the SMP builds, about half of that). On another architecture
+# (make build-series ARCH=...) cross-built, its image booted, SMP only by
+# default (arm64 and pseries have no uniprocessor kernel).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -20,23 +22,30 @@ die() { echo "build-series: $*" >&2; exit 1; }
 if [ ! -d "$tree" ]; then
 	git -C "$patched" worktree add -q --detach "$tree" base || die "worktree"
 fi
+kmake=(make -s -C "$tree")
+[ -z "$cross" ] || kmake+=(ARCH="$karch" CROSS_COMPILE="$cross")
+image=$kimage
+[ "$image" = vmlinux ] && image_target=vmlinux || image_target=$(basename "$image")
+# the objects of the files the series touches, of this architecture
 objs=$(git -C "$patched" diff --name-only base..HEAD -- '*.c' |
-	grep -Ev '^fs/tests/|_test\.c$' | sed 's/\.c$/.o/' | tr '\n' ' ')
+	grep -Ev '^fs/tests/|_test\.c$' |
+	awk -v own="arch/$karch/" 'index($0, "arch/") != 1 || index($0, own) == 1' |
+	sed 's/\.c$/.o/' | tr '\n' ' ')
 
 configure() {	# configure OUT SMP(y|n)
 	local out=$1
 	mkdir -p "$out"
 	git -C "$tree" checkout -q --detach "$(git -C "$patched" rev-parse HEAD)"
-	make -s -C "$tree" O="$out" tinyconfig >/dev/null
+	"${kmake[@]}" O="$out" tinyconfig >/dev/null
 	if [ "$2" = y ]; then
-		(cd "$tree" && scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" \
+		(cd "$tree" && ARCH=$karch scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" \
 			"$top/config/base.config" "$top/config/$rig_arch.config" "$top/config/patched.config") >/dev/null
 	else
 		printf 'CONFIG_SMP=n\n' > "$out/up.config"
-		(cd "$tree" && scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" \
+		(cd "$tree" && ARCH=$karch scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" \
 			"$top/config/base.config" "$top/config/$rig_arch.config" "$top/config/patched.config" "$out/up.config") >/dev/null
 	fi
-	make -s -C "$tree" O="$out" olddefconfig >/dev/null
+	"${kmake[@]}" O="$out" olddefconfig >/dev/null
 	if [ "$2" = n ] && grep -q '^CONFIG_SMP=y' "$out/.config"; then
 		die "could not turn CONFIG_SMP off"
 	fi
@@ -47,7 +56,9 @@ mkdir -p "$results"
 [ -f "$build/initramfs.cpio.gz" ] || die "no initramfs (run: make initramfs)"
 echo "KTAP version 1"
 echo "prefix,subject,file,cpus,bytes,largest_alloc,read_ns" > "$results/series.csv"
-for smp in ${SERIES_SMP:-y n}; do
+smps="y n"
+[ "$rig_arch" = x86_64 ] || smps=y
+for smp in ${SERIES_SMP:-$smps}; do
 	out=$build/series-smp-$smp
 	configure "$out" $smp
 	for c in $(git -C "$patched" rev-list --reverse base..HEAD); do
@@ -65,14 +76,14 @@ for smp in ${SERIES_SMP:-y n}; do
 		fi
 		name="CONFIG_SMP=$smp: $subject"
 		run=$results/smp-$smp-$nr
-		if ! make -s -C "$tree" O="$out" -j"$(nproc)" KCFLAGS=-Werror $objs \
+		if ! "${kmake[@]}" O="$out" -j"$(nproc)" KCFLAGS=-Werror $objs \
 			> "$out/build.log" 2>&1; then
 			grep -E 'error|warning' "$out/build.log" | head -n 5 | sed 's/^/# /'
 			ktap_report 0 "$name: compiles with -Werror"
-		elif ! make -s -C "$tree" O="$out" -j"$(nproc)" vmlinux > "$out/build.log" 2>&1; then
+		elif ! "${kmake[@]}" O="$out" -j"$(nproc)" $image_target > "$out/build.log" 2>&1; then
 			grep -E 'error' "$out/build.log" | head -n 5 | sed 's/^/# /'
 			ktap_report 0 "$name: links"
-		elif ! rig_boot "${timing[@]}" "$out/vmlinux" "$cpus" "prefix-$nr" "$suite" "$run"; then
+		elif ! rig_boot "${timing[@]}" "$out/$image" "$cpus" "prefix-$nr" "$suite" "$run"; then
 			echo "# $(cat "$run/result")"
 			ktap_report 0 "$name: boots and reads (cpus=$cpus)"
 		else
