@@ -4,6 +4,8 @@
 #   arm64    QEMU virt, GICv3 (ITS for MSI-X), PL011 console
 #   riscv64  QEMU virt, AIA (APLIC and IMSIC for MSI-X), 16550 console
 #   ppc64le  QEMU pseries, XIVE, hvc console
+#   arm      32-bit: QEMU virt, GICv2 and v2m, PL011 console (KUnit and
+#            text: arm's NR_CPUS of 32 keeps its rows one small record)
 # Cross builds and their results go to build/ARCH and results/ARCH.
 #   karch, cross     the kernel's ARCH= and CROSS_COMPILE=
 #   kimage           the image QEMU boots, in the kernel's build folder
@@ -34,7 +36,10 @@ riscv64)
 ppc64le)
 	karch=powerpc cross=powerpc64le-linux-gnu- kimage=vmlinux
 	qemu=qemu-system-ppc64 debarch=ppc64el klog=/dev/hvc1 ;;
+arm)
+	karch=arm cross=arm-linux-gnueabihf- kimage=arch/arm/boot/zImage
+	qemu=qemu-system-arm debarch=armhf klog=/dev/hvc0 ;;
 *)
-	echo "unknown ARCH=$rig_arch (x86_64, arm64, riscv64 or ppc64le)" >&2
+	echo "unknown ARCH=$rig_arch (x86_64, arm64, riscv64, ppc64le or arm)" >&2
 	exit 2 ;;
 esac

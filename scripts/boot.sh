@@ -209,6 +209,8 @@ if [ "$rig_arch" != x86_64 ]; then
 		machine=(-machine virt,gic-version=3 -cpu cortex-a57) console=ttyAMA0 ;;
 	riscv64)
 		machine=(-machine virt,aia=aplic-imsic -cpu rv64) console=ttyS0 ;;
+	arm)	# GICv2: up to 8 vCPUs; RAM below 4 GiB (no LPAE)
+		machine=(-machine virt,highmem=off -cpu cortex-a15) console=ttyAMA0 ;;
 	ppc64le)
 		machine=(-machine pseries -cpu power9)
 		klogdev=(-chardev "file,id=klog,path=$out/kernel.log" -device spapr-vty,chardev=klog)

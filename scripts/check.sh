@@ -48,14 +48,14 @@ run() {		# run KERNEL CPUS SUITE DIR
 # Turn a boot's verdict and its guest KTAP lines into tests of ours,
 # named after the kernel (and the architecture, if not x86_64).
 collect() {	# collect KERNEL CPUS SUITE DIR
-	local dir=$4 line why k
+	local dir=$4 line why k n
 	k=$(arch_label)$1
 	mkdir -p "$dir"
 	[ -f "$dir/result" ] || echo "fail 0s not booted (no $build/$1/boot.img or initramfs?)" > "$dir/result"
 	why=$(cut -d' ' -f3- "$dir/result")
 	echo "# boot $k cpus=$2 suite=$3: $(cut -d' ' -f1-2 "$dir/result") $why"
-	[ -z "$known_warn" ] || echo "# boot $k cpus=$2 suite=$3: warned \"$known_warn\"" \
-		"$(tr -d '\r' < "$dir/kernel.log" 2>/dev/null | grep -cF "$known_warn") times (arch.sh: known_warn)"
+	n=$([ -z "$known_warn" ] || tr -d '\r' < "$dir/kernel.log" 2>/dev/null | grep -cF "$known_warn")
+	[ "${n:-0}" = 0 ] || echo "# boot $k cpus=$2 suite=$3: warned \"$known_warn\" $n times (arch.sh: known_warn)"
 	ktap_report "$([ -z "$why" ] && echo 1 || echo 0)" "boot $k cpus=$2 suite=$3 reports"
 	while IFS= read -r line; do
 		case "$line" in

@@ -14,7 +14,7 @@ backports=(qemu-system-x86)
 # Another architecture (RIG_ARCH): Debian's cross compiler and C library
 # (the static guest programs), and QEMU 10 for it from bookworm-backports
 case $rig_arch in
-arm64) backports+=(qemu-system-arm) ;;
+arm64|arm) backports+=(qemu-system-arm) ;;
 riscv64) backports+=(qemu-system-misc) ;;
 ppc64le) backports+=(qemu-system-ppc) ;;
 esac
