@@ -47,9 +47,10 @@ judge() {	# judge OUTDIR QEMU_EXIT: prints why the run failed, or nothing
 			{ print }'
 	}
 	reports() {
-		local k seen=" " line found=()
+		local k seen=" " line found=() msgs
+		msgs=$(messages)
 		for k in "${kinds[@]}"; do
-			line=$(messages | grep -m1 -E "${k#*|}" | sed 's/^\[ *[0-9.]*\] //')
+			line=$(grep -m1 -E "${k#*|}" <<< "$msgs" | sed 's/^\[ *[0-9.]*\] //')
 			[ -n "$line" ] || continue
 			case "$seen" in *" $line "*) continue ;; esac	# BUG: KASAN is not BUG too
 			seen="$seen$line "
@@ -101,11 +102,11 @@ initrd=$build/initramfs.cpio.gz
 # Boot timeout: 240 s, 3 s per vCPU and cpus²/1000 s; above 255 vCPUs
 # boots grew faster than the count (512: 674 and 905 s; 1024, booted by
 # hand with the CPUs brought online from /init: about 2990 s).
+timeout=${BOOT_TIMEOUT:-$((240 + 3 * cpus + cpus * cpus / 1000))}
 # A known warning (arch.sh) must not end the boot; judge() still fails
 # on any other.
 panic_on_warn=1
 [ -z "$known_warn" ] || panic_on_warn=0
-timeout=${BOOT_TIMEOUT:-$((240 + 3 * cpus + cpus * cpus / 1000))}
 
 [ -f "$image" ] || { echo "boot: no kernel $image" >&2; exit 2; }
 [ -f "$initrd" ] || { echo "boot: no initramfs $initrd" >&2; exit 2; }

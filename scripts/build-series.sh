@@ -24,8 +24,7 @@ if [ ! -d "$tree" ]; then
 fi
 kmake=(make -s -C "$tree")
 [ -z "$cross" ] || kmake+=(ARCH="$karch" CROSS_COMPILE="$cross")
-image=$kimage
-[ "$image" = vmlinux ] && image_target=vmlinux || image_target=$(basename "$image")
+image_target=$(basename "$kimage")	# vmlinux, Image, zImage
 # the objects of the files the series touches, of this architecture
 objs=$(git -C "$patched" diff --name-only base..HEAD -- '*.c' |
 	grep -Ev '^fs/tests/|_test\.c$' |
@@ -83,7 +82,7 @@ for smp in ${SERIES_SMP:-$smps}; do
 		elif ! "${kmake[@]}" O="$out" -j"$(nproc)" $image_target > "$out/build.log" 2>&1; then
 			grep -E 'error' "$out/build.log" | head -n 5 | sed 's/^/# /'
 			ktap_report 0 "$name: links"
-		elif ! rig_boot "${timing[@]}" "$out/$image" "$cpus" "prefix-$nr" "$suite" "$run"; then
+		elif ! rig_boot "${timing[@]}" "$out/$kimage" "$cpus" "prefix-$nr" "$suite" "$run"; then
 			echo "# $(cat "$run/result")"
 			ktap_report 0 "$name: boots and reads (cpus=$cpus)"
 		else
