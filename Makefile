@@ -24,10 +24,10 @@ CHURN_CPUS ?= 64
 BIG_CPUS ?= 512
 export CHECK_CPUS TIMING_CPUS CHURN_CPUS
 
-# ARCH: x86_64 (the host's own, default), arm64, riscv64, ppc64le or arm
-# (scripts/arch.sh): cross-built with Debian's compilers into build/ARCH,
-# booted in QEMU, results in results/ARCH. The kernel's own ARCH= is set
-# by the scripts, so this one is not passed on.
+# ARCH: x86_64 (the host's own, default), arm64, riscv64, ppc64le, arm or
+# mips64el (scripts/arch.sh): cross-built with Debian's compilers into
+# build/ARCH, booted in QEMU, results in results/ARCH. The kernel's own
+# ARCH= is set by the scripts, so this one is not passed on.
 ARCH ?= x86_64
 RIG_ARCH := $(ARCH)
 export RIG_ARCH

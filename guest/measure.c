@@ -47,8 +47,8 @@ static void measure_fragmented(int patched, const char *f)
 		result(a.kvmallocs && a.largest <= PAGE_BYTES && !a.vmallocs, NULL,
 		       "measure %s fragmented: %d vmalloc", f, a.vmallocs);
 	else
-		result(a.kvmallocs && (a.largest <= 8192 || a.vmallocs > 0),
-		       a.largest <= 8192 && !a.vmallocs ?
+		result(a.kvmallocs && (a.largest <= 2 * PAGE_BYTES || a.vmallocs > 0),
+		       a.largest <= 2 * PAGE_BYTES && !a.vmallocs ?
 		       "buffer within kmalloc's caches" : NULL,
 		       "measure %s fragmented: stock falls back to vmalloc: %d calls, largest kvmalloc %lld",
 		       f, a.vmallocs, a.largest);

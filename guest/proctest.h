@@ -23,7 +23,8 @@
 #define DEBUGFS "/sys/kernel/debug/"
 #define KMEMLEAK DEBUGFS "kmemleak"
 #define READ_SIZE (128 * 1024)	/* what cat and most parsers use */
-#define PAGE_BYTES 4096
+/* seq_file's buffer starts at a page: 4 KiB, 16 KiB on Loongson (mips64el) */
+#define PAGE_BYTES ((long long)sysconf(_SC_PAGESIZE))
 
 /* The files under test, and the read sizes every suite tries. */
 extern const char *const files[3];

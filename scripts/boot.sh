@@ -200,6 +200,7 @@ cmd=(qemu-system-x86_64 "${machine[@]}" "${accel[@]}" -smp "$cpus" -m "${mem}M"
 #   arm64    virt with GICv3 (up to 512 vCPUs) and its ITS for MSI-X
 #   riscv64  virt with AIA: APLIC and IMSIC (MSI-X), OpenSBI
 #   ppc64le  pseries with XIVE, SLOF
+#   mips64el loongson3-virt (up to 16 vCPUs), its own boot ROM
 if [ "$rig_arch" != x86_64 ]; then
 	accel=(-accel tcg,thread=multi)
 	[ $timing = 1 ] && accel=(-accel tcg -icount shift=0,sleep=off)
@@ -212,6 +213,8 @@ if [ "$rig_arch" != x86_64 ]; then
 		machine=(-machine virt,aia=aplic-imsic -cpu rv64) console=ttyS0 ;;
 	arm)	# GICv2: up to 8 vCPUs; RAM below 4 GiB (no LPAE)
 		machine=(-machine virt,highmem=off -cpu cortex-a15) console=ttyAMA0 ;;
+	mips64el)
+		machine=(-machine loongson3-virt -cpu Loongson-3A4000) console=ttyS0 ;;
 	ppc64le)
 		machine=(-machine pseries -cpu power9)
 		klogdev=(-chardev "file,id=klog,path=$out/kernel.log" -device spapr-vty,chardev=klog)

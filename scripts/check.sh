@@ -24,9 +24,9 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 results=${RESULTS:-$top/results}/check
-check_cpus=${CHECK_CPUS:-1 8 64 255}
-timing_cpus=${TIMING_CPUS:-1 8 64}
-churn_cpus=${CHURN_CPUS:-64}
+check_cpus=$(fit_cpus ${CHECK_CPUS:-1 8 64 255})
+timing_cpus=$(fit_cpus ${TIMING_CPUS:-1 8 64})
+churn_cpus=$(fit_cpus ${CHURN_CPUS:-64})
 kernels="stock patched"
 all_parts="series rig text churn debug timing cross"
 [ "$rig_arch" = x86_64 ] || all_parts="text churn timing"
@@ -187,6 +187,10 @@ text() {	# text CPUS...: the check suite, and stock's text against patched's
 churn=hotplug,irqchurn,failslab
 churn() {	# churn CPUS
 	local k
+	if [ "$1" -lt 2 ]; then
+		ktap_report 1 "$(arch_label)churn cpus=$1" "no CPU to take offline (arch.sh: max_cpus)"
+		return
+	fi
 	for k in $kernels; do
 		run "$k" "$1" $churn "$results/churn-$k-$1"
 		collect "$k" "$1" $churn "$results/churn-$k-$1"
@@ -266,7 +270,7 @@ if part cross && [ "$rig_arch" = x86_64 ]; then
 	for a in $check_archs; do
 		use_arch "$a"
 		results=$host_results/$a
-		text $cross_cpus
+		text $(fit_cpus $cross_cpus)
 	done
 fi
 

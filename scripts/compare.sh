@@ -10,7 +10,8 @@ set -uo pipefail
 
 out=${RESULTS:-$top/results}/compare
 [ $# -gt 0 ] || set -- 8 64
-aa_cpus=${AA_CPUS-8}
+set -- $(fit_cpus "$@")
+aa_cpus=$(fit_cpus ${AA_CPUS-8})
 mkdir -p "$out"
 
 # How reads are timed. icount: -icount shift=0,sleep=off, the guest clock

@@ -17,6 +17,7 @@ case $rig_arch in
 arm64|arm) backports+=(qemu-system-arm) ;;
 riscv64) backports+=(qemu-system-misc) ;;
 ppc64le) backports+=(qemu-system-ppc) ;;
+mips64el) backports+=(qemu-system-mips) ;;
 esac
 [ -z "$cross" ] || pkgs+=("gcc-${cross%-}" "libc6-dev-$debarch-cross")
 qemu_major=10

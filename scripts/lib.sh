@@ -22,6 +22,20 @@ use_arch() {
 	build=$BUILD
 }
 
+# fit_cpus N...: the vCPU counts N, those above the architecture's
+# max_cpus (arch.sh) lowered to it, each count once; says so on stderr
+fit_cpus() {
+	local n fit=" "
+	for n in "$@"; do
+		if [ "$n" -gt "$max_cpus" ]; then
+			echo "# $rig_arch: $n vCPUs lowered to $max_cpus (arch.sh: max_cpus)" >&2
+			n=$max_cpus
+		fi
+		case "$fit" in *" $n "*) ;; *) fit="$fit$n " ;; esac
+	done
+	echo $fit
+}
+
 # arch_label: "ARCH " in test names, if not x86_64
 arch_label() {
 	[ "$rig_arch" = x86_64 ] || echo "$rig_arch "
