@@ -108,11 +108,16 @@ timeout=${BOOT_TIMEOUT:-$((240 + 3 * cpus + cpus * cpus / 1000))}
 panic_on_warn=1
 [ -z "$known_warn" ] || panic_on_warn=0
 
-[ -f "$image" ] || { echo "boot: no kernel $image" >&2; exit 2; }
-[ -f "$initrd" ] || { echo "boot: no initramfs $initrd" >&2; exit 2; }
 [ "$cpus" -ge 1 ] && [ "$cpus" -le 4096 ] || { echo "boot: CPUS must be 1..4096" >&2; exit 2; }
 mkdir -p "$out"
 rm -f "$out/console.log" "$out/kernel.log" "$out/firmware.log" "$out/result"
+not_booted() {	# the verdict of a run that cannot start, in OUTDIR too
+	echo "fail 0s not booted: $1" > "$out/result"
+	echo "boot: $1" >&2
+	exit 2
+}
+[ -f "$image" ] || not_booted "no kernel $image (make kernels or debug-kernel)"
+[ -f "$initrd" ] || not_booted "no initramfs $initrd (make initramfs)"
 
 # Each run has its own disk, so that runs can go in parallel.
 disk=$out/disk.img

@@ -42,11 +42,6 @@ debug_append="acpi=noirq"
 
 # Boot one kernel; its verdict and console stay in DIR.
 run() {		# run KERNEL CPUS SUITE DIR
-	if [ ! -f "$build/$1/boot.img" ]; then
-		mkdir -p "$4"
-		echo "fail 0s not booted: no $build/$1/boot.img (make kernels debug-kernel)" > "$4/result"
-		return 1
-	fi
 	rig_boot "$build/$1/boot.img" "$2" "$1" "$3" "$4"
 }
 
