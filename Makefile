@@ -4,7 +4,10 @@
 #                  and print the table of bytes, buffer, vmalloc, read time;
 #                  stock against stock at $(AA_CPUS) for the timing's noise;
 #                  CSV and plot in results/compare/
-#   make check     the tests; ends with "N passed, N failed, N skipped"
+#   make check     the tests of CI; ends with the table of its stages'
+#                  wall and CPU times and "N passed, N failed, N skipped"
+#   make check-full  make check, the debug kernel (KASAN, lockdep,
+#                  kmemleak) and the cross-built arm64 kernels
 #   make check-big the check and parsers suites of both kernels at
 #                  $(BIG_CPUS) vCPUs (above 255: q35, x2APIC, intel-iommu)
 #
@@ -42,7 +45,7 @@ export RESULTS := $(CURDIR)/results/$(RIG_ARCH)
 endif
 FRAGMENTS := config/base.config config/$(RIG_ARCH).config
 
-.PHONY: all deps src kernels debug-kernel initramfs compare check check-big x86-rows profile export-patches checkpatch build-series clean
+.PHONY: all deps src kernels debug-kernel initramfs compare stages-start check check-full check-big x86-rows profile export-patches checkpatch build-series clean
 
 all: compare
 
@@ -54,32 +57,42 @@ src: deps
 	@[ $(B) = build ] || { mkdir -p $(B) && ln -sfn ../src $(B)/src; }
 
 kernels: src
-	@scripts/stage.sh "build stock kernel" scripts/build-kernel.sh $(B)/src/stock $(B)/stock $(FRAGMENTS)
-	@scripts/stage.sh "build patched kernel" scripts/build-kernel.sh $(B)/src/patched $(B)/patched $(FRAGMENTS) config/patched.config
+	@scripts/stage.sh "build stock kernel ($(RIG_ARCH))" scripts/build-kernel.sh $(B)/src/stock $(B)/stock $(FRAGMENTS)
+	@scripts/stage.sh "build patched kernel ($(RIG_ARCH))" scripts/build-kernel.sh --seed $(B)/stock $(B)/src/patched $(B)/patched $(FRAGMENTS) config/patched.config
 
 # The patched kernel again with KASAN, lockdep and kmemleak, for make check.
 debug-kernel: src
-	@scripts/stage.sh "build debug kernel" scripts/build-kernel.sh $(B)/src/patched $(B)/debug $(FRAGMENTS) config/patched.config config/debug.config
+	@scripts/stage.sh "build debug kernel ($(RIG_ARCH))" scripts/build-kernel.sh $(B)/src/patched $(B)/debug $(FRAGMENTS) config/patched.config config/debug.config
 
 # It carries the test module of every kernel built so far, so it comes
 # after the kernels in the prerequisites below (made in order).
 initramfs: src
-	@scripts/stage.sh initramfs scripts/mkinitramfs.sh $(B)/initramfs.cpio.gz
+	@scripts/stage.sh "initramfs ($(RIG_ARCH))" scripts/mkinitramfs.sh $(B)/initramfs.cpio.gz
 
 compare: kernels initramfs
 	@scripts/compare.sh $(CPUS)
 
-# On x86_64 also the kernels of CHECK_ARCHS (arm64), cross-built, for
-# check.sh's cross part; on another architecture without the debug kernel.
+# make check: the tests of CI, on stock and patched. make check-full
+# adds the debug kernel (KASAN, lockdep, kmemleak: the rig names each of
+# their reports, and none under churn) and, on x86_64, the kernels of
+# CHECK_ARCHS (arm64), cross-built, for check.sh's cross part. Both end
+# with the table of every stage's wall and CPU time (results/stages.tsv,
+# begun anew by stages-start, which must come first).
 CHECK_ARCHS ?= arm64
 export CHECK_ARCHS
+export STAGES := $(CURDIR)/results/stages.tsv
+stages-start:
+	@mkdir -p results && : > $(STAGES)
+
+check: stages-start kernels initramfs
+	@scripts/check.sh
+
 ifeq ($(RIG_ARCH),x86_64)
-check: kernels debug-kernel initramfs
+check-full: stages-start kernels debug-kernel initramfs
 	@for a in $(CHECK_ARCHS); do $(MAKE) --no-print-directory kernels initramfs ARCH=$$a || exit 1; done
-	@scripts/check.sh
+	@CHECK_PARTS="series rig text churn timing debug cross" scripts/check.sh
 else
-check: kernels initramfs
-	@scripts/check.sh
+check-full: check
 endif
 
 # The machines of the 2003 report and up: a 512-vCPU pair takes about half
@@ -96,7 +109,7 @@ check-big: kernels initramfs
 X86_ROWS := $(CURDIR)/$(B)/x86-rows
 x86-rows: src
 	@scripts/stage.sh "build stock kernel with the x86 rows" scripts/build-kernel.sh $(B)/src/stock $(X86_ROWS)/stock $(FRAGMENTS) config/x86-rows.config
-	@scripts/stage.sh "build patched kernel with the x86 rows" scripts/build-kernel.sh $(B)/src/patched $(X86_ROWS)/patched $(FRAGMENTS) config/patched.config config/x86-rows.config
+	@scripts/stage.sh "build patched kernel with the x86 rows" scripts/build-kernel.sh --seed $(X86_ROWS)/stock $(B)/src/patched $(X86_ROWS)/patched $(FRAGMENTS) config/patched.config config/x86-rows.config
 	@ln -sfn ../src $(X86_ROWS)/src
 	@BUILD=$(X86_ROWS) scripts/stage.sh "initramfs with the x86 rows" scripts/mkinitramfs.sh $(X86_ROWS)/initramfs.cpio.gz
 	@BUILD=$(X86_ROWS) RESULTS=$(CURDIR)/results/x86-rows CHECK_PARTS=text CHECK_CPUS="8 64" scripts/check.sh
@@ -109,7 +122,7 @@ export PROFILE_CPUS
 PROFILE := $(CURDIR)/$(B)/profile
 profile: src
 	@scripts/stage.sh "build stock kernel with the function profiler" scripts/build-kernel.sh $(B)/src/stock $(PROFILE)/stock $(FRAGMENTS) config/profile.config
-	@scripts/stage.sh "build patched kernel with the function profiler" scripts/build-kernel.sh $(B)/src/patched $(PROFILE)/patched $(FRAGMENTS) config/patched.config config/profile.config
+	@scripts/stage.sh "build patched kernel with the function profiler" scripts/build-kernel.sh --seed $(PROFILE)/stock $(B)/src/patched $(PROFILE)/patched $(FRAGMENTS) config/patched.config config/profile.config
 	@ln -sfn ../src $(PROFILE)/src
 	@BUILD=$(PROFILE) scripts/stage.sh "initramfs for the profile" scripts/mkinitramfs.sh $(PROFILE)/initramfs.cpio.gz
 	@BUILD=$(PROFILE) scripts/stage.sh profile scripts/profile.sh

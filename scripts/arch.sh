@@ -18,13 +18,24 @@
 #   klog             the guest's device for the whole kernel log
 #   max_cpus         the most vCPUs that come up whole here: make check and
 #                    make compare lower larger counts to it (lib.sh)
-#   known_warn       the message of a warning that 6.12 gives there under
-#                    the rig, stock and patched alike: boots go on after a
-#                    warning (panic_on_warn=0), boot.sh counts this one and
-#                    fails on any other (README, "Other architectures")
+#   known_warn       the message of a warning that Debian's 6.12 gives under
+#                    the rig's CPU hotplug, stock and patched alike, on every
+#                    architecture (sched_cpu_dying(): "Dying CPU not properly
+#                    vacated!"), and known_cause, its cause: boots go on after
+#                    a warning (panic_on_warn=0), boot.sh cuts this one out
+#                    of the logs it judges and fails on any other, check.sh
+#                    reports each boot that gave it as a SKIP with the count
+#                    (README, "Tests")
 
 rig_arch=${RIG_ARCH:-x86_64}
-suite=bookworm known_warn= max_cpus=4096
+suite=bookworm max_cpus=4096
+# 6.12's fair server (a dl_server, not a task) adds itself to its
+# runqueue's nr_running (inc_dl_tasks()): a dying CPU whose fair server
+# is still queued counts 2 with only its migration thread on it. Fixed
+# upstream in 6.17 by 52d15521eb75 ("sched/deadline: Don't count
+# nr_running for dl_server proxy tasks"), not in Debian's 6.12.118.
+known_warn='Dying CPU not properly vacated!'
+known_cause="6.12's fair server counted in nr_running (fixed upstream by 52d15521eb75)"
 case $rig_arch in
 x86_64)
 	karch=x86 cross= kimage=vmlinux qemu=qemu-system-x86_64
@@ -32,13 +43,11 @@ x86_64)
 arm64)
 	karch=arm64 cross=aarch64-linux-gnu- kimage=arch/arm64/boot/Image
 	qemu=qemu-system-aarch64 debarch=arm64 klog=/dev/hvc0
-	max_cpus=256	# virt with GICv3 takes 512; 512 not booted in 20 min
-	known_warn='Dying CPU not properly vacated!' ;;
+	max_cpus=256 ;;	# virt with GICv3 takes 512; 512 not booted in 20 min
 riscv64)
 	karch=riscv cross=riscv64-linux-gnu- kimage=arch/riscv/boot/Image
 	qemu=qemu-system-riscv64 debarch=riscv64 suite=trixie klog=/dev/hvc0
-	max_cpus=32	# above, the last harts fail to come online (README)
-	known_warn='Dying CPU not properly vacated!' ;;
+	max_cpus=32 ;;	# above, the last harts fail to come online (README)
 ppc64le)
 	karch=powerpc cross=powerpc64le-linux-gnu- kimage=vmlinux
 	qemu=qemu-system-ppc64 debarch=ppc64el klog=/dev/hvc1

@@ -16,10 +16,7 @@
 #   boot.sh --judge OUTDIR  judges the run kept in OUTDIR again, as it is
 #                           now (the rig's own test changes a copy)
 set -uo pipefail
-. "$(dirname "$0")/arch.sh"
-
-top=$(cd "$(dirname "$0")/.." && pwd)
-build=${BUILD:-$top/build}
+. "$(dirname "$0")/lib.sh"
 
 judge() {	# judge OUTDIR QEMU_EXIT: prints why the run failed, or nothing
 	local out=$1 rc=$2 log=$1/console.log klog=$1/kernel.log con totals found why asked booted
@@ -31,11 +28,11 @@ judge() {	# judge OUTDIR QEMU_EXIT: prints why the run failed, or nothing
 		'might_sleep|BUG: sleeping function called from invalid context|BUG: scheduling while atomic'
 		'lockdep|WARNING: possible (circular|recursive) locking|WARNING: inconsistent lock state|WARNING: bad unlock balance|WARNING: held lock freed|BUG: key .* has not been registered|INFO: trying to register non-static key'
 		'RCU|WARNING: suspicious RCU usage|rcu: INFO: .*detected stall|detected stalls on CPUs'
-		'WARN|WARNING: CPU: |cut here'
+		'WARN|WARNING: CPU: |WARNING: at '
 		'BUG|BUG: '
 		'kmemleak|suspected memory leak'
 	)
-	# Both logs, without the architecture's known warning (arch.sh):
+	# Both logs, without the known warning (arch.sh):
 	# from its "cut here" to its "end trace" (or a panic).
 	messages() {
 		cat "$log" "$klog" 2>/dev/null | tr -d '\r' | awk -v known="$known_warn" '
@@ -56,6 +53,10 @@ judge() {	# judge OUTDIR QEMU_EXIT: prints why the run failed, or nothing
 			seen="$seen$line "
 			found+=("${k%%|*} ($line)")
 		done
+		# a report of a kind not listed: its "cut here" line
+		if [ ${#found[@]} -eq 0 ] && grep -q 'cut here' <<< "$msgs"; then
+			found+=("report ($(grep -m1 -A1 'cut here' <<< "$msgs" | tail -n 1 | sed 's/^\[ *[0-9.]*\] //'))")
+		fi
 		[ ${#found[@]} -eq 0 ] || { local IFS=';'; echo "${found[*]}"; }
 	}
 	con=$(tr -d '\r' < "$log")
@@ -102,11 +103,11 @@ initrd=$build/initramfs.cpio.gz
 # Boot timeout: 240 s, 3 s per vCPU and cpus²/1000 s; above 255 vCPUs
 # boots grew faster than the count (512: 674 and 905 s; 1024, booted by
 # hand with the CPUs brought online from /init: about 2990 s).
-timeout=${BOOT_TIMEOUT:-$((240 + 3 * cpus + cpus * cpus / 1000))}
-# A known warning (arch.sh) must not end the boot; judge() still fails
-# on any other.
-panic_on_warn=1
-[ -z "$known_warn" ] || panic_on_warn=0
+# Both scale with the speed factor of scripts/calibrate.sh (lib.sh:
+# speed_factor): a machine that runs the reference loop 3 times slower
+# gets 3 times the time.
+factor=$(speed_factor)
+timeout=$(scale "${BOOT_TIMEOUT:-$((240 + 3 * cpus + cpus * cpus / 1000))}")
 
 [ "$cpus" -ge 1 ] && [ "$cpus" -le 4096 ] || { echo "boot: CPUS must be 1..4096" >&2; exit 2; }
 mkdir -p "$out"
@@ -159,7 +160,8 @@ fi
 # which a CPU did not pass a quiescent state. Under TCG with KASAN the
 # kernel runs some 50 times slower than on hardware: unpacking the
 # initramfs on 1 vCPU took 26 s and starved the RCU kthread into a stall
-# report. 100 s keeps the check meaningful (2 s of hardware time).
+# report. 100 s keeps the check meaningful (2 s of hardware time); times
+# the speed factor, at most RCU's own limit of 300 s.
 # qboot instead of SeaBIOS: SeaBIOS starts every vCPU itself, which took
 # most of a 255-vCPU boot under TCG; qboot's tables stop at 255 CPUs.
 # cpuhp.parallel=0: 6.12 brings the secondary CPUs up in parallel, and
@@ -183,6 +185,8 @@ machine=(-machine pc) append=
 # region; at 1024 vCPUs the default gave regions of 1 MiB and the kernel
 # brought its CPUs up ever slower (407 after 21 minutes, QEMU busy in
 # tb_lock_page0 and tcg_flush_jmp_cache), with 2 GiB 427 after 6.
+stall=$(scale 100)
+[ "$stall" -le 300 ] || stall=300
 mem=2048
 if [ "$cpus" -gt 255 ]; then
 	machine=(-machine q35 -device intel-iommu,intremap=on,eim=on
@@ -198,7 +202,7 @@ cmd=(qemu-system-x86_64 "${machine[@]}" "${accel[@]}" -smp "$cpus" -m "${mem}M"
      -no-reboot -kernel "$image" -initrd "$initrd"
      -drive "if=none,id=d0,file=$disk,format=raw"
      -device "virtio-blk-pci,drive=d0,num-queues=$queues"
-     -append "console=ttyS0 loglevel=4 lpj=4000000 cpu_init_udelay=0 tsc=reliable no_timer_check cpuhp.parallel=0 i8042.noaux i8042.nokbd panic=-1 panic_on_warn=$panic_on_warn oops=panic reboot=t rcupdate.rcu_cpu_stall_timeout=100 trace_buf_size=64K rig.kernel=$name rig.suite=$suite$append${RIG_APPEND:+ $RIG_APPEND}")
+     -append "console=ttyS0 loglevel=4 lpj=4000000 cpu_init_udelay=0 tsc=reliable no_timer_check cpuhp.parallel=0 i8042.noaux i8042.nokbd panic=-1 panic_on_warn=0 oops=panic reboot=t rcupdate.rcu_cpu_stall_timeout=$stall trace_buf_size=64K rig.kernel=$name rig.suite=$suite$append${RIG_APPEND:+ $RIG_APPEND}")
 
 # Other architectures (scripts/arch.sh): TCG only; the kernel log on a
 # virtio console (pseries: a second hvc), firmware QEMU's own.
@@ -239,7 +243,7 @@ if [ "$rig_arch" != x86_64 ]; then
 	     -no-reboot -kernel "$image" -initrd "$initrd"
 	     -drive "if=none,id=d0,file=$disk,format=raw"
 	     -device "virtio-blk-pci,drive=d0,num-queues=$queues"
-	     -append "console=$console loglevel=4 cpuhp.parallel=0 panic=-1 panic_on_warn=$panic_on_warn oops=panic rcupdate.rcu_cpu_stall_timeout=100 rcupdate.rcu_cpu_stall_suppress_at_boot=1 trace_buf_size=64K rig.kernel=$name rig.suite=$suite rig.klog=$klog${RIG_APPEND:+ $RIG_APPEND}")
+	     -append "console=$console loglevel=4 cpuhp.parallel=0 panic=-1 panic_on_warn=0 oops=panic rcupdate.rcu_cpu_stall_timeout=$stall rcupdate.rcu_cpu_stall_suppress_at_boot=1 trace_buf_size=64K rig.kernel=$name rig.suite=$suite rig.klog=$klog${RIG_APPEND:+ $RIG_APPEND}")
 fi
 printf '%q ' "${cmd[@]}" > "$out/qemu.cmd"
 echo >> "$out/qemu.cmd"

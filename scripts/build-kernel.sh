@@ -7,13 +7,41 @@
 # bzImage; on other architectures (RIG_ARCH, cross-built with Debian's
 # cross compilers) the image of scripts/arch.sh.
 # The configuration is regenerated only when the fragments change.
+#
+# build-kernel.sh --seed SEED SRC OUT FRAGMENT...: where OUT has no build
+# yet, start it from a copy of SEED, a build of the git tree SRC's tag
+# "base" (the stock kernel), so that only what SRC changes since "base"
+# and what includes it is compiled again: the source paths in the copy's
+# text files (Kbuild's .cmd and .d files, its Makefile) become SRC's,
+# and the files SRC changes since "base" are touched, newer than the
+# seed's objects. A build from scratch writes its wall time in seconds
+# to OUT/.rig-build-seconds (make check's stage table scales by it).
 set -euo pipefail
 . "$(dirname "$0")/arch.sh"
 
+seed=
+if [ "${1:-}" = --seed ]; then seed=$2; shift 2; fi
 src=$1 out=$2
 shift 2
 die() { echo "build-kernel: $*" >&2; exit 1; }
+start=$(date +%s)
 
+scratch=
+if [ ! -f "$out/.config" ]; then
+	scratch=1
+	if [ -n "$seed" ] && [ -f "$seed/vmlinux" ]; then
+		scratch=
+		seed_src=$(readlink -f "$seed/source")
+		new_src=$(readlink -f "$src")
+		echo "build-kernel: $out starts from $seed, the sources changed since base compiled again"
+		rm -rf "$out"
+		cp -a "$seed" "$out"
+		rm -f "$out/.rig-build-seconds"
+		grep -rlIZ -F "$seed_src" "$out" | xargs -0 -r sed -i "s|$seed_src|$new_src|g"
+		ln -sfn "$new_src" "$out/source"
+		git -C "$src" diff -z --name-only base -- | (cd "$src" && xargs -0 -r touch)
+	fi
+fi
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 kmake=(make -s -C "$src" O="$out")
@@ -47,3 +75,4 @@ fi
 [ "$image" = vmlinux ] || targets+=("$(basename "$image")")
 "${kmake[@]}" -j"$(nproc)" "${targets[@]}"
 ln -sfn "$image" "$out/boot.img"
+[ -z "$scratch" ] || echo $(($(date +%s) - start)) > "$out/.rig-build-seconds"

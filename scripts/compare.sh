@@ -13,6 +13,8 @@ out=${RESULTS:-$top/results}/compare
 set -- $(fit_cpus "$@")
 aa_cpus=$(fit_cpus ${AA_CPUS-8})
 mkdir -p "$out"
+# the boot timeouts follow this machine's speed now (calibrate.sh)
+"$top/scripts/calibrate.sh"
 
 # How reads are timed. icount: -icount shift=0,sleep=off, the guest clock
 # counts instructions and reads repeat to the nanosecond; the two kernels

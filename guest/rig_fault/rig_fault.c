@@ -2,7 +2,9 @@
 /*
  * rig_fault - makes the kernel report what the debug kernel must catch, so
  * that the rig can show its verdict names each report: loading it with
- * report=rcu,sleep,lockdep,leak,kasan produces, in that order,
+ * report=warn,rcu,sleep,lockdep,leak,kasan produces, in that order,
+ *   warn     a WARN() (any kernel: the plain patched kernel's own test of
+ *            the verdict; with panic_on_warn it panics, so it is alone)
  *   rcu      rcu_dereference() outside a read-side section ("suspicious
  *            RCU usage", printed at warning level)
  *   sleep    might_sleep() under a spinlock ("sleeping function called
@@ -25,7 +27,7 @@
 
 static char *report = "";
 module_param(report, charp, 0444);
-MODULE_PARM_DESC(report, "reports to produce: rcu,sleep,lockdep,leak,kasan");
+MODULE_PARM_DESC(report, "reports to produce: warn,rcu,sleep,lockdep,leak,kasan");
 
 static DEFINE_MUTEX(rig_fault_a);
 static DEFINE_MUTEX(rig_fault_b);
@@ -48,6 +50,7 @@ static bool wanted(const char *what)
 
 static int __init rig_fault_init(void)
 {
+	WARN(wanted("warn"), "rig_fault: a warning on purpose\n");
 	if (wanted("rcu"))
 		pr_info("rig_fault: %p\n", rcu_dereference(rig_fault_ptr));
 	if (wanted("sleep")) {
