@@ -106,7 +106,6 @@ initrd=$build/initramfs.cpio.gz
 # Both scale with the speed factor of scripts/calibrate.sh (lib.sh:
 # speed_factor): a machine that runs the reference loop 3 times slower
 # gets 3 times the time.
-factor=$(speed_factor)
 timeout=$(scale "${BOOT_TIMEOUT:-$((240 + 3 * cpus + cpus * cpus / 1000))}")
 
 [ "$cpus" -ge 1 ] && [ "$cpus" -le 4096 ] || { echo "boot: CPUS must be 1..4096" >&2; exit 2; }

@@ -39,7 +39,7 @@ if [ ! -f "$out/.config" ]; then
 		rm -f "$out/.rig-build-seconds"
 		grep -rlIZ -F "$seed_src" "$out" | xargs -0 -r sed -i "s|$seed_src|$new_src|g"
 		ln -sfn "$new_src" "$out/source"
-		git -C "$src" diff -z --name-only base -- | (cd "$src" && xargs -0 -r touch)
+		git -C "$src" diff -z --name-only base -- | (cd "$src" && xargs -0 -r touch -c)
 	fi
 fi
 mkdir -p "$out"
