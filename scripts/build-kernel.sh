@@ -12,10 +12,12 @@
 # yet, start it from a copy of SEED, a build of the git tree SRC's tag
 # "base" (the stock kernel), so that only what SRC changes since "base"
 # and what includes it is compiled again: the source paths in the copy's
-# text files (Kbuild's .cmd and .d files, its Makefile) become SRC's,
-# and the files SRC changes since "base" are touched, newer than the
-# seed's objects. A build from scratch writes its wall time in seconds
-# to OUT/.rig-build-seconds (make check's stage table scales by it).
+# text files (Kbuild's .cmd and .d files, its Makefile) become SRC's, and
+# every target whose .cmd file names a file SRC changes since "base" is
+# removed, so make builds it again. The sources keep their times: the
+# builds of SRC for other architectures or configurations stay as they
+# are. A build from scratch writes its wall time in seconds to
+# OUT/.rig-build-seconds (make check's stage table scales by it).
 set -euo pipefail
 . "$(dirname "$0")/arch.sh"
 
@@ -39,7 +41,10 @@ if [ ! -f "$out/.config" ]; then
 		rm -f "$out/.rig-build-seconds"
 		grep -rlIZ -F "$seed_src" "$out" | xargs -0 -r sed -i "s|$seed_src|$new_src|g"
 		ln -sfn "$new_src" "$out/source"
-		git -C "$src" diff -z --name-only base -- | (cd "$src" && xargs -0 -r touch -c)
+		# kernel/irq/.proc.o.cmd names the sources of kernel/irq/proc.o
+		git -C "$src" diff --name-only base -- | sed "s|^|$new_src/|" > "$out/.rig-seed-changed"
+		grep -rlF --include='*.cmd' -f "$out/.rig-seed-changed" "$out" |
+			sed 's|/\.\([^/]*\)\.cmd$|/\1|' | xargs -r rm -f
 	fi
 fi
 mkdir -p "$out"
