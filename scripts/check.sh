@@ -278,15 +278,16 @@ timing() {	# timing CPUS
 # against that architecture's stock. Results in check/ARCH. Not the
 # churn: about 7 minutes per arm64 kernel, past make check's time
 # budget; make check ARCH=arm64 runs it.
-cross() {	# cross ARCH
+cross() {	# cross ARCH: the check suite of ARCH's kernels (build/ARCH)
 	local host_results=$results host_build=$build
 	use_arch "$1"
 	results=$host_results/$1
 	text $(fit_cpus $cross_cpus)
+	# back to the host's architecture for the parts after this one
 	results=$host_results
-	use_arch x86_64
-	export BUILD=$host_build
+	export RIG_ARCH=x86_64 BUILD=$host_build
 	build=$host_build
+	. "$top/scripts/arch.sh"
 }
 
 # The parts, each a stage (lib.sh): its wall and CPU time go into the
