@@ -319,7 +319,7 @@ if [ -n "${STAGES:-}" ]; then
 	case $rc in
 	0) ktap_report 1 "CI budget: $scaled" ;;
 	1) ktap_report 0 "CI budget: $scaled" ;;
-	*) ktap_report 1 "CI budget" "not a fresh run: the stock kernel was built earlier" ;;
+	*) ktap_report 1 "CI budget" "not a fresh run: no stock x86 build from scratch in this run" ;;
 	esac
 fi
 ktap_totals

@@ -103,10 +103,10 @@ stage_table() {
 		}' "$1"
 }
 
-# speed_factor: the speed factor of scripts/calibrate.sh ($build/speed),
+# speed_factor: the speed factor of scripts/calibrate.sh (build/speed),
 # 1 if not calibrated; scale N: N seconds times it, rounded up.
 speed_factor() {
-	sed -n 's/^factor=\([0-9.]*\).*/\1/p' "$build/speed" 2>/dev/null | grep . || echo 1
+	sed -n 's/^factor=\([0-9.]*\).*/\1/p' "$top/build/speed" 2>/dev/null | grep . || echo 1
 }
 scale() {
 	awk -v n="$1" -v f="$(speed_factor)" 'BEGIN { t = n * f; printf "%d", t == int(t) ? t : int(t) + 1 }'
