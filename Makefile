@@ -60,7 +60,8 @@ kernels: src
 	@scripts/stage.sh "build stock kernel ($(RIG_ARCH))" scripts/build-kernel.sh $(B)/src/stock $(B)/stock $(FRAGMENTS)
 	@scripts/stage.sh "build patched kernel ($(RIG_ARCH))" scripts/build-kernel.sh --seed $(B)/stock $(B)/src/patched $(B)/patched $(FRAGMENTS) config/patched.config
 
-# The patched kernel again with KASAN, lockdep and kmemleak, for make check.
+# The patched kernel again with KASAN, lockdep and kmemleak, for make
+# check-full.
 debug-kernel: src
 	@scripts/stage.sh "build debug kernel ($(RIG_ARCH))" scripts/build-kernel.sh $(B)/src/patched $(B)/debug $(FRAGMENTS) config/patched.config config/debug.config
 

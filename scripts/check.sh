@@ -168,8 +168,8 @@ rig() {
 }
 
 # The debug kernel (KASAN, lockdep, kmemleak; make check-full): the rig
-# names each kind of report it makes with rig_fault (KASAN panics, so it
-# has a boot of its own); then the reads under churn, and kmemleak after
+# names each kind of report it makes with rig_fault (KASAN in a boot of
+# its own, so that each verdict has its own reports to name); then the reads under churn, and kmemleak after
 # them, at CPUS. KASAN and lockdep under TCG: several times slower.
 debug() {	# debug CPUS
 	local kind
@@ -216,7 +216,6 @@ churn() {	# churn CPUS
 		collect "$k" "$1" $churn "$results/churn-$k-$1"
 	done
 }
-
 
 # The read-time ratios, patched/stock under -icount, that the README
 # claims at each timed vCPU count (interrupts, softirqs, stat), and for
@@ -273,11 +272,10 @@ timing() {	# timing CPUS
 	cheaper busy_ns "$n" "$(limit "$6")" "read time /proc/interrupts with busy rows"
 }
 
-# Other architectures, cross-built by make check (build/ARCH): the check
-# suite at CROSS_CPUS (64 vCPUs: rows of several records), the text
+# Other architectures, cross-built by make check-full (build/ARCH): the
+# check suite at CROSS_CPUS (64 vCPUs: rows of several records), the text
 # against that architecture's stock. Results in check/ARCH. Not the
-# churn: about 7 minutes per arm64 kernel, past make check's time
-# budget; make check ARCH=arm64 runs it.
+# churn: about 7 minutes per arm64 kernel; make check ARCH=arm64 runs it.
 cross() {	# cross ARCH: the check suite of ARCH's kernels (build/ARCH)
 	local host_results=$results host_build=$build
 	use_arch "$1"

@@ -3,8 +3,8 @@
  * rig_fault - makes the kernel report what the debug kernel must catch, so
  * that the rig can show its verdict names each report: loading it with
  * report=warn,rcu,sleep,lockdep,leak,kasan produces, in that order,
- *   warn     a WARN() (any kernel: the plain patched kernel's own test of
- *            the verdict; with panic_on_warn it panics, so it is alone)
+ *   warn     a WARN() (any kernel: make check's test of the verdict on the
+ *            plain patched kernel)
  *   rcu      rcu_dereference() outside a read-side section ("suspicious
  *            RCU usage", printed at warning level)
  *   sleep    might_sleep() under a spinlock ("sleeping function called
