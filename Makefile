@@ -1,6 +1,6 @@
 # Front door of the rig. Everything it builds goes to build/ and results/.
 #
-#   make compare   build stock and patched 6.12, boot both at $(CPUS) vCPUs
+#   make compare   build stock and patched 7.3, boot both at $(CPUS) vCPUs
 #                  and print the table of bytes, buffer, vmalloc, read time;
 #                  stock against stock at $(AA_CPUS) for the timing's noise;
 #                  CSV and plot in results/compare/
@@ -11,7 +11,8 @@
 #   make check-big the check and parsers suites of both kernels at
 #                  $(BIG_CPUS) vCPUs (above 255: q35, x2APIC, intel-iommu)
 #
-# Kernel sources come from Debian's linux-source-6.12; `make deps` installs
+# Kernel sources: Debian's linux-source-7.3 from trixie-backports, fetched
+# into build/debian by `make deps`, which also installs
 # what is missing (as root). Read times: CLOCK=icount (deterministic
 # instruction clock, single-threaded TCG), host (multi-threaded TCG, host
 # clock) or auto: icount up to 64 vCPUs, host above (too slow to boot).

@@ -430,7 +430,7 @@ static void test_sums(void)
 
 /*
  * /sys/kernel/irq/N/per_cpu_count: one count per possible CPU and a
- * newline, whole at any read size. Stock 6.12 cuts the line at a page
+ * newline, whole at any read size. Stock (6.12, 7.3) cuts the line at a page
  * (from about 2000 possible CPUs on). Read in 1, 7 and 4096-byte pieces
  * between two whole reads, the pieces must give the whole text when the
  * two whole reads agree (counts only grow, so none moved in between).

@@ -103,7 +103,7 @@ void result_bounded(int patched, const char *f, const struct allocs *a);
 struct reader_counts {
 	unsigned int passes[2];	/* /proc/interrupts, /proc/softirqs */
 	unsigned int bad[2];	/* rows disagreeing with their header */
-	unsigned int crossed[2];	/* passes with rows of several records */
+	unsigned int crossed[2];	/* passes with more than 32 columns */
 	unsigned int values[2];	/* passes whose values are out of order or went back */
 	unsigned int churn;	/* /proc/interrupts passes with a churn row */
 	unsigned int errors;	/* reads that failed (any file) */

@@ -98,7 +98,7 @@ static void reader(int id, int out)
 			struct table t = parse_text(text);
 
 			c.passes[i]++;
-			/* a CPU id of 32 or more: rows of several records */
+			/* a CPU id of 32 or more: more than 32 columns */
 			c.crossed[i] += t.ncpus && t.cpu[t.ncpus - 1] >= 32;
 			if (i == 0 && strstr(text, "churn"))
 				c.churn++;
@@ -203,12 +203,12 @@ void result_churn_columns(int patched, const char *what,
 	for (i = 0; i < 2; i++) {
 		if (patched)
 			result(c->passes[i] > 0 && !c->bad[i], NULL,
-			       "%s columns %s: %u of %u passes disagree, %u with rows of several records",
+			       "%s columns %s: %u of %u passes disagree, %u with more than 32 columns",
 			       what, files[i], c->bad[i], c->passes[i], c->crossed[i]);
 		else
 			result(c->passes[i] > 0,
 			       c->bad[i] ? "stock does not keep columns and header in step" : NULL,
-			       "%s columns %s: %u of %u passes disagree, %u with rows of several records",
+			       "%s columns %s: %u of %u passes disagree, %u with more than 32 columns",
 			       what, files[i], c->bad[i], c->passes[i], c->crossed[i]);
 		result(c->passes[i] > c->bad[i] && (!c->values[i] || !patched),
 		       !patched && c->values[i] ?

@@ -140,8 +140,9 @@ struct table parse_table(const char *path)
 }
 
 /*
- * Every row names as many CPUs as the header; ERR and MIS (x86) and Err
- * (arm64) carry one global count. 0 with the reason in @why, or 1.
+ * Every row names as many CPUs as the header; Err (arm64, arm) carries one
+ * global count (x86's ERR and MIS are per-CPU rows since 7.2). 0 with the
+ * reason in @why, or 1.
  */
 int table_columns(const struct table *t, const char *path, char *why,
 		  size_t whylen)
@@ -157,8 +158,7 @@ int table_columns(const struct table *t, const char *path, char *why,
 
 		if (r->ncols == t->ncpus)
 			continue;
-		if (r->ncols == 1 && (!strcmp(r->label, "ERR") || !strcmp(r->label, "MIS") ||
-				      !strcmp(r->label, "Err")))
+		if (r->ncols == 1 && !strcmp(r->label, "Err"))
 			continue;
 		snprintf(why, whylen, "%s line %d (%s) has %d columns, header %d",
 			 path, i + 2, r->label, r->ncols, t->ncpus);

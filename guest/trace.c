@@ -41,13 +41,15 @@ void trace_events(int on)
  * churn and injection suites). A filter, not set_event_pid: that turns
  * scheduler tracepoints on and off, and patching their call sites while
  * CPUs go on- and offline crashed a TCG guest (int3 in ttwu_do_wakeup).
- * kmalloc()'s events from kvmalloc() only: their call site is in
- * __kvmalloc_node_noprof(), which passes its own return address on, so
- * bytes_req is the size asked of kvmalloc().
+ * kmalloc()'s events from seq_file's kvmalloc() only: in 7.3
+ * __kvmalloc_node_noprof() passes its caller's return address on, so the
+ * call site is seq_buf_alloc() (or, where the compiler inlined it, the
+ * seq_file function that called it) and bytes_req is the size asked of
+ * kvmalloc(). A function's name ends at a blank, hence the one before ")".
  */
 void trace_pids(const pid_t *pids, unsigned int n)
 {
-	char pid_filter[256] = "", filter[320];
+	char pid_filter[256] = "", filter[448];
 	size_t len = 0;
 	unsigned int i;
 
@@ -55,7 +57,8 @@ void trace_pids(const pid_t *pids, unsigned int n)
 		len += snprintf(pid_filter + len, sizeof(pid_filter) - len,
 				"%scommon_pid == %d", i ? " || " : "", pids[i]);
 	snprintf(filter, sizeof(filter),
-		 "call_site.function == __kvmalloc_node_noprof && (%s)", pid_filter);
+		 "(call_site.function == seq_buf_alloc || call_site.function == seq_read_iter || "
+		 "call_site.function == single_open_size ) && (%s)", pid_filter);
 	write_file(KMALLOC "filter", filter);
 	write_file(VMALLOC "filter", pid_filter);
 }

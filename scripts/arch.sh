@@ -18,24 +18,9 @@
 #   klog             the guest's device for the whole kernel log
 #   max_cpus         the most vCPUs that come up whole here: make check and
 #                    make compare lower larger counts to it (lib.sh)
-#   known_warn       the message of a warning that Debian's 6.12 gives under
-#                    the rig's CPU hotplug, stock and patched alike, on every
-#                    architecture (sched_cpu_dying(): "Dying CPU not properly
-#                    vacated!"), and known_cause, its cause: boots go on after
-#                    a warning (panic_on_warn=0), boot.sh cuts this one out
-#                    of the logs it judges and fails on any other, check.sh
-#                    reports each boot that gave it as a SKIP with the count
-#                    (README, "Tests")
 
 rig_arch=${RIG_ARCH:-x86_64}
 suite=bookworm max_cpus=4096
-# 6.12's fair server (a dl_server, not a task) adds itself to its
-# runqueue's nr_running (inc_dl_tasks()): a dying CPU whose fair server
-# is still queued counts 2 with only its migration thread on it. Fixed
-# upstream in 6.17 by 52d15521eb75 ("sched/deadline: Don't count
-# nr_running for dl_server proxy tasks"), not in Debian's 6.12.118.
-known_warn='Dying CPU not properly vacated!'
-known_cause="6.12's fair server counted in nr_running (fixed upstream by 52d15521eb75)"
 case $rig_arch in
 x86_64)
 	karch=x86 cross= kimage=vmlinux qemu=qemu-system-x86_64
@@ -59,7 +44,7 @@ arm)
 mips64el)
 	karch=mips cross=mips64el-linux-gnuabi64- kimage=vmlinux
 	qemu=qemu-system-mips64el debarch=mips64el klog=/dev/hvc0
-	max_cpus=1 ;;	# with 2 or 4, 6.12 stopped early in boot (README)
+	max_cpus=1 ;;	# with 2 or 4, 6.12 stopped early in boot (docs/architectures.md)
 *)
 	echo "unknown ARCH=$rig_arch (x86_64, arm64, riscv64, ppc64le, arm or mips64el)" >&2
 	exit 2 ;;

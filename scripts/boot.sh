@@ -28,20 +28,14 @@ judge() {	# judge OUTDIR QEMU_EXIT: prints why the run failed, or nothing
 		'might_sleep|BUG: sleeping function called from invalid context|BUG: scheduling while atomic'
 		'lockdep|WARNING: possible (circular|recursive) locking|WARNING: inconsistent lock state|WARNING: bad unlock balance|WARNING: held lock freed|BUG: key .* has not been registered|INFO: trying to register non-static key'
 		'RCU|WARNING: suspicious RCU usage|rcu: INFO: .*detected stall|detected stalls on CPUs'
-		'WARN|WARNING: CPU: |WARNING: at '
+		# WARN(): 7.3 prints "WARNING: file.c:53 at func+0x1c/0x40, CPU#0: comm/pid"
+		'WARN|WARNING: CPU: |WARNING: at |WARNING: [^ ]+ at .*, CPU#'
 		'BUG|BUG: '
 		'kmemleak|suspected memory leak'
 	)
-	# Both logs, without the known warning (arch.sh):
-	# from its "cut here" to its "end trace" (or a panic).
+	# Both logs
 	messages() {
-		cat "$log" "$klog" 2>/dev/null | tr -d '\r' | awk -v known="$known_warn" '
-			held != "" { if (known != "" && index($0, known)) skip = 1; else print held; held = "" }
-			skip && /end trace/ { skip = 0; next }
-			skip && !/Kernel panic/ { next }
-			{ skip = 0 }
-			/cut here/ { held = $0; next }
-			{ print }'
+		cat "$log" "$klog" 2>/dev/null | tr -d '\r'
 	}
 	reports() {
 		local k seen=" " line found=() msgs
@@ -163,7 +157,7 @@ fi
 # the speed factor, at most RCU's own limit of 300 s.
 # qboot instead of SeaBIOS: SeaBIOS starts every vCPU itself, which took
 # most of a 255-vCPU boot under TCG; qboot's tables stop at 255 CPUs.
-# cpuhp.parallel=0: 6.12 brings the secondary CPUs up in parallel, and
+# cpuhp.parallel=0: 6.12 and 7.3 bring the secondary CPUs up in parallel, and
 # under TCG their waiting on each other made the boots slow: a 255-vCPU
 # boot of the check and parsers suites took 415 s (two side by side), one
 # CPU after the other 91 s alone and 122 s side by side.

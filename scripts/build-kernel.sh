@@ -28,6 +28,14 @@ shift 2
 die() { echo "build-kernel: $*" >&2; exit 1; }
 start=$(date +%s)
 
+# A build of other sources (another Debian kernel version) starts over:
+# the sources keep their tarball's times, older than its objects.
+version=$(sed -n 's/^\(VERSION\|PATCHLEVEL\|SUBLEVEL\) = //p' "$src/Makefile" | paste -sd.)
+if [ -f "$out/.config" ] && [ "$(cat "$out/.rig-kernelversion" 2>/dev/null)" != "$version" ]; then
+	echo "build-kernel: $out was built from other sources than $version; starting over"
+	rm -rf "$out"
+fi
+
 scratch=
 if [ ! -f "$out/.config" ]; then
 	scratch=1
@@ -80,4 +88,5 @@ fi
 [ "$image" = vmlinux ] || targets+=("$(basename "$image")")
 "${kmake[@]}" -j"$(nproc)" "${targets[@]}"
 ln -sfn "$image" "$out/boot.img"
+echo "$version" > "$out/.rig-kernelversion"
 [ -z "$scratch" ] || echo $(($(date +%s) - start)) > "$out/.rig-build-seconds"

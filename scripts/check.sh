@@ -15,7 +15,7 @@
 #   CHECK_ARCHS  the architectures of the cross part, each built in
 #                build/ARCH by make check-full                (arm64)
 #   CROSS_CPUS   their vCPU counts for the check suite          (64)
-# At CHURN_CPUS (more than 32, so that rows span several records): CPU
+# At CHURN_CPUS (64: the KUnit suite reads rows of several records there): CPU
 # hotplug with sparse masks and interrupt churn under readers, and failing
 # allocations, on stock and patched (churn); then hotplug and interrupt
 # churn on the debug kernel (KASAN, lockdep, kmemleak: debug).
@@ -58,10 +58,6 @@ collect() {	# collect KERNEL CPUS SUITE DIR
 	why=$(cut -d' ' -f3- "$dir/result")
 	echo "# boot $k cpus=$2 suite=$3: $(cut -d' ' -f1-2 "$dir/result") $why"
 	ktap_report "$([ -z "$why" ] && echo 1 || echo 0)" "boot $k cpus=$2 suite=$3 reports"
-	# the known stock defect (arch.sh): counted, not silently ignored
-	n=$(tr -d '\r' < "$dir/kernel.log" 2>/dev/null | grep -cF "$known_warn")
-	[ "${n:-0}" = 0 ] || ktap_report 1 "boot $k cpus=$2 suite=$3 known stock defect \"$known_warn\"" \
-		"warned $n time$([ "$n" = 1 ] || echo s): $known_cause"
 	while IFS= read -r line; do
 		case "$line" in
 		"ok "*"# SKIP "*)
@@ -202,8 +198,7 @@ text() {	# text CPUS...: the check suite, and stock's text against patched's
 }
 
 # One boot at a time: two 64-vCPU guests churning CPUs on 2 host cores
-# starve each other's vCPUs, and made 6.12 warn "Dying CPU not properly
-# vacated!" more often (arch.sh: known_warn).
+# starve each other's vCPUs.
 churn=hotplug,irqchurn,failslab
 churn() {	# churn CPUS
 	local k
@@ -217,26 +212,24 @@ churn() {	# churn CPUS
 	done
 }
 
-# The read-time ratios, patched/stock under -icount, that the README
-# claims at each timed vCPU count (interrupts, softirqs, stat), and for
-# /proc/interrupts with busy rows (busy suite: a zero column, a non-zero
-# column, the whole file with the busy rows). Each is asserted with a
-# margin of a tenth of the claim, so that losing a gain fails; at a count
-# without claims no file may be slower than stock. "-": not claimed, the
-# figure is reported as a SKIP (below 32 vCPUs a row is one record and
-# its own text costs more than its columns: a column's cost there is the
-# row's).
+# The read-time ratios, patched/stock under -icount, that the series must
+# reach against stock 7.3 at each timed vCPU count (interrupts, softirqs,
+# stat), and for /proc/interrupts with busy rows (busy suite: a zero
+# column, a non-zero column, the whole file with the busy rows): the
+# targets of issue 30, asserted as they are, but /proc/stat's: its
+# numbers are times, which move with the length of the boot, so a kernel
+# built anew (another path, another change) moves its ratio: 0.730 to
+# 0.749 in six builds of this port on this machine, against a target
+# of 0.75. It is asserted at 0.77. At 1 and 8 vCPUs and at counts without
+# targets no file may be slower than stock. "-": no target, the figure is
+# reported as a SKIP.
 claims() {	# claims CPUS (on x86; other architectures claim nothing)
 	[ "$rig_arch" = x86_64 ] || set -- none
 	case $1 in
-	1) echo "0.46 0.93 0.89  - - 0.62" ;;
-	8) echo "0.28 0.52 0.79  - - 0.31" ;;
-	64) echo "0.13 0.16 0.74  0.13 0.17 0.13" ;;
-	*) echo "0.91 0.91 0.91  - - 0.91" ;;
+	64) echo "0.5 0.2 0.77  - - 0.5" ;;
+	*) echo "1 1 1  - - 1" ;;
 	esac
 }
-# The claim and a tenth of it, but never slower than stock.
-limit() { [ "$1" = - ] && echo - || awk -v c="$1" 'BEGIN { l = c * 1.1; printf "%.3f", l < 1 ? l : 1 }'; }
 
 # busy_value VALUE DIR: one number from the "# busy" line of a run.
 busy_value() {
@@ -264,16 +257,16 @@ timing() {	# timing CPUS
 	local n=$1
 	boot_both -t "$n" measure,busy timing-
 	set -- $(claims "$n")
-	faster /proc/interrupts "$n" "$(limit "$1")"
-	faster /proc/softirqs "$n" "$(limit "$2")"
-	faster /proc/stat "$n" "$(limit "$3")"
-	cheaper zero_col_ns "$n" "$(limit "$4")" "read time of a zero column of /proc/interrupts"
-	cheaper nonzero_col_ns "$n" "$(limit "$5")" "read time of a non-zero column of /proc/interrupts"
-	cheaper busy_ns "$n" "$(limit "$6")" "read time /proc/interrupts with busy rows"
+	faster /proc/interrupts "$n" "$1"
+	faster /proc/softirqs "$n" "$2"
+	faster /proc/stat "$n" "$3"
+	cheaper zero_col_ns "$n" "$4" "read time of a zero column of /proc/interrupts"
+	cheaper nonzero_col_ns "$n" "$5" "read time of a non-zero column of /proc/interrupts"
+	cheaper busy_ns "$n" "$6" "read time /proc/interrupts with busy rows"
 }
 
 # Other architectures, cross-built by make check-full (build/ARCH): the
-# check suite at CROSS_CPUS (64 vCPUs: rows of several records), the text
+# check suite at CROSS_CPUS (64 vCPUs), the text
 # against that architecture's stock. Results in check/ARCH. Not the
 # churn: about 7 minutes per arm64 kernel; make check ARCH=arm64 runs it.
 cross() {	# cross ARCH: the check suite of ARCH's kernels (build/ARCH)

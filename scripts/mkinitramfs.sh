@@ -65,6 +65,8 @@ make -s -C "$top/guest" O="$build/guest" KSRC="$build/src/stock" ${cross:+CC=${c
 modules=()
 for k in stock patched debug; do
 	[ -f "$build/$k/Module.symvers" ] || continue
+	# a build of older sources, to be built again (build-kernel.sh)
+	cmp -s "$build/$k/.rig-kernelversion" "$build/stock/.rig-kernelversion" || continue
 	for m in irq_churn irq_busy rig_fault; do
 		mod=$build/$k/$m
 		mkdir -p "$mod"

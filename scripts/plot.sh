@@ -35,7 +35,7 @@ set terminal $1 size 1200,520 font ",10"
 set output "$2"
 set datafile missing "NaN"
 files = "interrupts softirqs stat"
-set multiplot layout 1,2 title "/proc/interrupts, /proc/softirqs, /proc/stat: stock 6.12 (solid) and patched (dashed)"
+set multiplot layout 1,2 title "/proc/interrupts, /proc/softirqs, /proc/stat: stock (solid) and patched (dashed)"
 set logscale x 2
 set logscale y 2
 set xlabel "vCPUs"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Lay out the kernel sources outside the tracked tree:
-#   build/src/stock    Debian's linux-source-6.12, extracted and never touched
+#   build/src/stock    Debian's linux-source-7.3, extracted and never touched
 #   build/src/patched  a git tree of the same source, tag "base", with
 #                      patches/series applied on top by git am
 # Re-applies the series only when a patch file changed, so an unchanged
@@ -9,7 +9,7 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
-tarball=${LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+tarball=${LINUX_TARBALL:-$build/debian/linux-source-7.3.tar.xz}
 stock=$build/src/stock
 patched=$build/src/patched
 series=$top/patches/series
@@ -19,6 +19,11 @@ die() { echo "prepare-src: $*" >&2; exit 1; }
 [ -f "$tarball" ] || die "missing $tarball (run: make deps)"
 mkdir -p "$build/src"
 
+version=$(cat "${tarball%.tar.xz}.version" 2>/dev/null || echo unknown)
+if [ -f "$stock/.extracted" ] && [ "$(cat "$stock/.extracted")" != "$tarball $version" ]; then
+	echo "prepare-src: $stock is not $tarball $version; extracting again"
+	rm -rf "$stock" "$patched" "$build/src/patched.series"
+fi
 if [ ! -f "$stock/.extracted" ]; then
 	echo "prepare-src: extracting $tarball"
 	rm -rf "$stock" "$build/src/tmp"
@@ -26,7 +31,7 @@ if [ ! -f "$stock/.extracted" ]; then
 	tar -C "$build/src/tmp" -xf "$tarball"
 	mv "$build/src/tmp"/linux-source-* "$stock"
 	rmdir "$build/src/tmp"
-	touch "$stock/.extracted"
+	echo "$tarball $version" > "$stock/.extracted"
 fi
 
 git_p() { git -C "$patched" -c user.name=rig -c user.email=rig@localhost "$@"; }
@@ -43,7 +48,7 @@ if ! git_p rev-parse -q --verify base >/dev/null 2>&1; then
 	git_p init -q
 	# Debian's top-level .gitignore ignores everything: add by force
 	git_p add -A -f .
-	git_p commit -q -m "Debian linux-source-6.12 $(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || echo unknown)"
+	git_p commit -q -m "Debian linux-source-7.3 $version"
 	git_p tag base
 fi
 
