@@ -29,6 +29,12 @@ maint() {	# maint OPTIONS... PATCH: addresses, one line, comma separated
 	(cd "$patched" && perl scripts/get_maintainer.pl --no-git --no-git-fallback \
 		--no-rolestats --separator ', ' "$@")
 }
+# minus LIST1 LIST2: the addresses of LIST1 that LIST2 has not
+minus() {
+	printf '%s\n' "$1" | tr ',' '\n' | sed 's/^ *//; /^$/d' |
+		grep -vxF -f <(printf '%s\n' "$2" | tr ',' '\n' | sed 's/^ *//; /^$/d') |
+		paste -sd, | sed 's/,/, /g' || true
+}
 all_to=() all_cc=()
 for p in "$mail"/[0-9][0-9][0-9][0-9]-*.patch; do
 	case $p in */0000-cover-letter.patch) continue ;; esac
@@ -38,6 +44,7 @@ for p in "$mail"/[0-9][0-9][0-9][0-9]-*.patch; do
 		to=$(maint --nom --nor --l "$p") cc=$(maint --nom --r --nol "$p")
 	fi
 	[ -n "$to" ] || { echo "export-patches: get_maintainer.pl names nobody for $(basename "$p")" >&2; exit 1; }
+	cc=$(minus "$cc" "$to")
 	# the headers go after the From: header
 	awk -v to="$to" -v cc="$cc" '!done && /^Subject: / { print "To: " to; if (cc != "") print "Cc: " cc; done = 1 } { print }' \
 		"$p" > "$p.tmp" && mv "$p.tmp" "$p"
@@ -45,7 +52,7 @@ for p in "$mail"/[0-9][0-9][0-9][0-9]-*.patch; do
 done
 join() { tr ',' '\n' | sed 's/^ *//; /^$/d' | awk '!seen[$0]++' | paste -sd, | sed 's/,/, /g'; }
 to=$(printf '%s\n' "${all_to[@]}" | join)
-cc=$(printf '%s\n' "${all_cc[@]}" | join)
+cc=$(minus "$(printf '%s\n' "${all_cc[@]}" | join)" "$to")
 c=$mail/0000-cover-letter.patch
 [ -f "$cover" ] || { echo "export-patches: no $cover" >&2; exit 1; }
 subject=$(head -n 1 "$cover")
